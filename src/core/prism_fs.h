@@ -1,0 +1,40 @@
+/*****************************************************************************\
+ *  prism_fs.h - fair-share arithmetic on one association: normalised
+ *  usage, classic effective usage, and the 2^(-UE/S/d) factor.
+ *
+ *  Part of Prism's core: pure C, no Slurm header.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_FS_H
+#define PRISM_FS_H
+
+#include <stdint.h>
+
+/*
+ * Usage of an association relative to the root's, in [0,1].
+ * Returns 0 when the root has no usage.
+ */
+extern long double prism_fs_usage_norm(long double usage_raw,
+				       long double root_usage_raw);
+
+/*
+ * Classic effective usage UE = UA + (UE_parent - UA) * S / S_siblings of
+ * an association with normalised usage 'ua', raw shares 'shares' among
+ * siblings holding 'sibling_shares' in all. Returns 'ue_parent' when the
+ * siblings hold no shares.
+ */
+extern long double prism_fs_usage_efctv(long double ua, long double ue_parent,
+					uint32_t shares,
+					uint32_t sibling_shares);
+
+/*
+ * Classic fair-share factor 2^(-(UE / S) / damp) for effective usage
+ * 'usage_efctv' and normalised shares 'shares_norm'. Returns 0 when the
+ * association holds no shares; 'damp' of 0 is taken as 1.
+ */
+extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
+			      uint32_t damp);
+
+#endif /* PRISM_FS_H */

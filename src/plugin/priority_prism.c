@@ -1,0 +1,209 @@
+/*****************************************************************************\
+ *  priority_prism.c - the priority/prism plugin: the symbols slurmctld
+ *  looks up, and the configuration the rest of the adapter reads.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/site_factor.h"
+#include "src/common/slurm_priority.h"
+
+#include "prism_adapter.h"
+#include "prism_fs.h"
+
+#define PRISM_EXPORT __attribute__((visibility("default")))
+
+PRISM_EXPORT const char plugin_name[] = "Priority PRISM plugin";
+PRISM_EXPORT const char plugin_type[] = "priority/prism";
+PRISM_EXPORT const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+prism_ctl_t prism_ctl;
+
+static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
+static prism_prio_conf_t conf;
+
+/* Slurm's PriorityFlags bits and the core's names for them. */
+static const struct {
+	uint16_t slurm;
+	uint32_t core;
+} flag_map[] = {
+	{ PRIORITY_FLAGS_ACCRUE_ALWAYS, PRISM_F_ACCRUE_ALWAYS },
+	{ PRIORITY_FLAGS_MAX_TRES, PRISM_F_MAX_TRES },
+	{ PRIORITY_FLAGS_SIZE_RELATIVE, PRISM_F_SIZE_RELATIVE },
+	{ PRIORITY_FLAGS_DEPTH_OBLIVIOUS, PRISM_F_DEPTH_OBLIVIOUS },
+	{ PRIORITY_FLAGS_CALCULATE_RUNNING, PRISM_F_CALCULATE_RUNNING },
+	{ PRIORITY_FLAGS_FAIR_TREE, PRISM_F_FAIR_TREE },
+	{ PRIORITY_FLAGS_INCR_ONLY, PRISM_F_INCR_ONLY },
+	{ PRIORITY_FLAGS_NO_NORMAL_ASSOC, PRISM_F_NO_NORMAL_ASSOC },
+	{ PRIORITY_FLAGS_NO_NORMAL_PART, PRISM_F_NO_NORMAL_PART },
+	{ PRIORITY_FLAGS_NO_NORMAL_QOS, PRISM_F_NO_NORMAL_QOS },
+	{ PRIORITY_FLAGS_NO_NORMAL_TRES, PRISM_F_NO_NORMAL_TRES },
+};
+
+static uint32_t _core_flags(uint16_t slurm_flags)
+{
+	uint32_t core = 0;
+
+	for (size_t i = 0; i < sizeof(flag_map) / sizeof(flag_map[0]); i++)
+		if (slurm_flags & flag_map[i].slurm)
+			core |= flag_map[i].core;
+	return core;
+}
+
+extern void prism_conf_load(void)
+{
+	prism_prio_conf_t c = {
+		.weight_age = slurm_conf.priority_weight_age,
+		.weight_assoc = slurm_conf.priority_weight_assoc,
+		.weight_fs = slurm_conf.priority_weight_fs,
+		.weight_js = slurm_conf.priority_weight_js,
+		.weight_part = slurm_conf.priority_weight_part,
+		.weight_qos = slurm_conf.priority_weight_qos,
+		.max_age = slurm_conf.priority_max_age,
+		.flags = _core_flags(slurm_conf.priority_flags),
+		.favor_small = slurm_conf.priority_favor_small,
+	};
+
+	slurm_mutex_lock(&conf_lock);
+	conf = c;
+	slurm_mutex_unlock(&conf_lock);
+}
+
+extern void prism_conf_get(prism_prio_conf_t *out)
+{
+	slurm_mutex_lock(&conf_lock);
+	*out = conf;
+	slurm_mutex_unlock(&conf_lock);
+}
+
+extern void prism_world_get(prism_world_t *world)
+{
+	world->cluster_cpus = prism_ctl.cluster_cpus ?
+			      *prism_ctl.cluster_cpus : 0;
+	world->node_count = node_record_count > 0 ? node_record_count : 0;
+}
+
+extern bool prism_in_controller(void)
+{
+	return prism_ctl.job_list != NULL;
+}
+
+static void _find_controller(void)
+{
+	prism_ctl.job_list = dlsym(RTLD_DEFAULT, "job_list");
+	prism_ctl.cluster_cpus = dlsym(RTLD_DEFAULT, "cluster_cpus");
+	prism_ctl.tres_cnt = dlsym(RTLD_DEFAULT, "slurmctld_tres_cnt");
+	prism_ctl.last_job_update = dlsym(RTLD_DEFAULT, "last_job_update");
+	prism_ctl.acct_db_conn = dlsym(RTLD_DEFAULT, "acct_db_conn");
+	if (!prism_ctl.job_list || !prism_ctl.cluster_cpus ||
+	    !prism_ctl.tres_cnt || !prism_ctl.last_job_update ||
+	    !prism_ctl.acct_db_conn)
+		prism_ctl = (prism_ctl_t) { 0 };
+}
+
+PRISM_EXPORT extern int init(void)
+{
+	prism_conf_load();
+	_find_controller();
+	if (!prism_in_controller()) {
+		debug("%s loaded outside slurmctld", plugin_type);
+		return SLURM_SUCCESS;
+	}
+	site_factor_plugin_init();
+	if (prism_recalc_start() != SLURM_SUCCESS) {
+		site_factor_plugin_fini();
+		return SLURM_ERROR;
+	}
+	info("%s loaded", plugin_type);
+	return SLURM_SUCCESS;
+}
+
+PRISM_EXPORT extern int fini(void)
+{
+	if (prism_in_controller()) {
+		prism_recalc_stop();
+		site_factor_plugin_fini();
+	}
+	return SLURM_SUCCESS;
+}
+
+/* Submit path: called with the job write lock held. */
+PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
+					    job_record_t *job_ptr)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	prism_prio_conf_t c;
+	prism_world_t world;
+	uint32_t prio;
+
+	site_factor_g_set(job_ptr);
+	prism_conf_get(&c);
+	prism_world_get(&world);
+	assoc_mgr_lock(&locks);
+	prio = prism_job_compute(job_ptr, &c, &world, time(NULL));
+	assoc_mgr_unlock(&locks);
+	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
+	       prio);
+	return prio;
+}
+
+PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
+{
+	prism_conf_load();
+	if (prism_in_controller())
+		site_factor_g_reconfig();
+	debug2("%s reconfigured", plugin_type);
+}
+
+/* Called by assoc_mgr with its association write lock held. */
+PRISM_EXPORT extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_usage_t *usage = assoc->usage;
+	slurmdb_assoc_rec_t *parent;
+
+	if (!assoc_mgr_root_assoc || !usage)
+		return;
+	usage->usage_norm = prism_fs_usage_norm(
+		usage->usage_raw, assoc_mgr_root_assoc->usage->usage_raw);
+
+	parent = usage->fs_assoc_ptr;
+	if (!parent || parent == assoc_mgr_root_assoc)
+		usage->usage_efctv = usage->usage_norm;
+	else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+		usage->usage_efctv = parent->usage->usage_efctv;
+	else
+		usage->usage_efctv = prism_fs_usage_efctv(
+			usage->usage_norm, parent->usage->usage_efctv,
+			assoc->shares_raw, usage->level_shares);
+}
+
+PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
+						     long double shares_norm)
+{
+	if (fuzzy_equal(usage_efctv, NO_VAL))
+		return 0.0;
+	return prism_fs_factor(usage_efctv, shares_norm,
+			       slurm_conf.fs_dampening_factor);
+}
+
+PRISM_EXPORT extern List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!prism_in_controller())
+		return NULL;
+	return prism_job_factors_list(req_msg, uid);
+}
+
+/*
+ * Called when a job ends, with the job write lock held. Settling the job's
+ * usage belongs to Prism's usage accounting, which is not built yet.
+ */
+PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
+}

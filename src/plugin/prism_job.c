@@ -1,0 +1,327 @@
+/*****************************************************************************\
+ *  prism_job.c - one job through the core: read its record into a
+ *  prism_job_t, write back its priority, priority_array and the weighted
+ *  factors sprio shows; and sprio's factor list.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/slurm_mcs.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+
+#include "prism_adapter.h"
+
+/* The partition factor of 'part_ptr' as configured (normalised or raw). */
+static double _part_factor(const prism_prio_conf_t *conf,
+			   const part_record_t *part_ptr)
+{
+	if (!part_ptr || !part_ptr->priority_job_factor)
+		return 0.0;
+	return prism_pick_factor(conf->flags & PRISM_F_NO_NORMAL_PART,
+				 part_ptr->norm_priority,
+				 part_ptr->priority_job_factor);
+}
+
+/* The CPU count Slurm sizes a job by: allocated, else requested. */
+static uint32_t _job_cpus(const job_record_t *job_ptr)
+{
+	const struct job_details *details = job_ptr->details;
+
+	if (job_ptr->total_cpus)
+		return job_ptr->total_cpus;
+	if (details->max_cpus != NO_VAL)
+		return details->max_cpus;
+	return details->min_cpus;
+}
+
+static uint32_t _job_time_limit(const job_record_t *job_ptr)
+{
+	if (job_ptr->time_limit != NO_VAL)
+		return job_ptr->time_limit;
+	if (job_ptr->part_ptr)
+		return job_ptr->part_ptr->max_time;
+	return 1;
+}
+
+/* Caller holds the assoc_mgr assoc and QOS read locks. */
+static void _job_inputs(const job_record_t *job_ptr,
+			const prism_prio_conf_t *conf, prism_job_t *in)
+{
+	const struct job_details *details = job_ptr->details;
+	const slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
+
+	*in = (prism_job_t) {
+		.accrue_time = details->accrue_time,
+		.cpus = _job_cpus(job_ptr),
+		.min_nodes = details->min_nodes,
+		.time_limit = _job_time_limit(job_ptr),
+		.part_factor = _part_factor(conf, job_ptr->part_ptr),
+		.site = job_ptr->site_factor,
+		.nice = details->nice,
+	};
+	if (assoc && assoc->usage)
+		in->assoc_factor = prism_pick_factor(
+			conf->flags & PRISM_F_NO_NORMAL_ASSOC,
+			assoc->usage->priority_norm, assoc->priority);
+	if (qos && qos->priority && qos->usage)
+		in->qos_factor = prism_pick_factor(
+			conf->flags & PRISM_F_NO_NORMAL_QOS,
+			qos->usage->norm_priority, qos->priority);
+}
+
+/* Forget the factors of a job whose priority is not computed. */
+static void _clear_factors(job_record_t *job_ptr)
+{
+	priority_factors_object_t *f = job_ptr->prio_factors;
+
+	if (!f)
+		return;
+	xfree(f->tres_weights);
+	xfree(f->priority_tres);
+	memset(f, 0, sizeof(*f));
+}
+
+static void _store_factors(job_record_t *job_ptr, const prism_terms_t *t)
+{
+	priority_factors_object_t *f;
+
+	if (!job_ptr->prio_factors)
+		job_ptr->prio_factors = xmalloc(sizeof(*job_ptr->prio_factors));
+	_clear_factors(job_ptr);
+	f = job_ptr->prio_factors;
+	f->priority_age = t->age;
+	f->priority_assoc = t->assoc;
+	f->priority_fs = t->fs;
+	f->priority_js = t->js;
+	f->priority_part = t->part;
+	f->priority_qos = t->qos;
+	f->priority_site = t->site;
+	f->nice = t->nice;
+}
+
+/* One priority per partition of a multi-partition job, tier order. */
+static void _store_priority_array(job_record_t *job_ptr,
+				  const prism_prio_conf_t *conf,
+				  const prism_terms_t *t)
+{
+	bool incr_only = conf->flags & PRISM_F_INCR_ONLY;
+	part_record_t *part_ptr;
+	ListIterator itr;
+	int i = 0;
+
+	if (!job_ptr->priority_array)
+		job_ptr->priority_array = xcalloc(
+			list_count(job_ptr->part_ptr_list) + 1,
+			sizeof(uint32_t));
+	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+	itr = list_iterator_create(job_ptr->part_ptr_list);
+	while ((part_ptr = list_next(itr))) {
+		double part_term =
+			prism_part_term(conf, _part_factor(conf, part_ptr));
+		bool high = false;
+		uint32_t prio = prism_prio_total_in_part(t, part_term, t->tres,
+							 &high);
+
+		if (high)
+			error("%pJ priority in partition %s exceeds 32 bits, reduced to %u",
+			      job_ptr, part_ptr->name, prio);
+		job_ptr->priority_array[i] = prism_prio_update(
+			incr_only, job_ptr->priority_array[i], prio);
+		i++;
+	}
+	list_iterator_destroy(itr);
+}
+
+extern uint32_t prism_job_compute(job_record_t *job_ptr,
+				  const prism_prio_conf_t *conf,
+				  const prism_world_t *world, time_t now)
+{
+	prism_job_t in;
+	prism_terms_t terms;
+	uint32_t prio;
+	bool high = false;
+
+	if (job_ptr->direct_set_prio && job_ptr->priority) {
+		_clear_factors(job_ptr);
+		return job_ptr->priority;
+	}
+	if (!job_ptr->details) {
+		error("%s: %pJ has no details, cannot set its priority",
+		      "priority/prism", job_ptr);
+		_clear_factors(job_ptr);
+		return 0;
+	}
+
+	_job_inputs(job_ptr, conf, &in);
+	prism_prio_terms(conf, world, &in, now, &terms);
+	_store_factors(job_ptr, &terms);
+	prio = prism_prio_total(&terms, &high);
+	if (high)
+		error("%pJ priority exceeds 32 bits, reduced to %u", job_ptr,
+		      prio);
+	if (job_ptr->part_ptr_list)
+		_store_priority_array(job_ptr, conf, &terms);
+	return prio;
+}
+
+/* May 'uid' see 'job_ptr' under PrivateData=jobs? */
+static bool _may_see(const job_record_t *job_ptr, uid_t uid)
+{
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS))
+		return true;
+	if (job_ptr->user_id == uid || validate_operator(uid))
+		return true;
+	if (slurm_mcs_get_privatedata() == 1)
+		return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false) ==
+		       0;
+	return assoc_mgr_is_user_acct_coord(*prism_ctl.acct_db_conn, uid,
+					    job_ptr->account);
+}
+
+/* Is 'job_ptr' one sprio lists at 'now'? */
+static bool _listed(const job_record_t *job_ptr,
+		    const prism_prio_conf_t *conf, time_t now)
+{
+	time_t eligible;
+
+	if (!(conf->flags & PRISM_F_CALCULATE_RUNNING) &&
+	    !IS_JOB_PENDING(job_ptr))
+		return false;
+	if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
+		return false;
+	eligible = (conf->flags & PRISM_F_ACCRUE_ALWAYS) ?
+		   job_ptr->details->submit_time :
+		   job_ptr->details->begin_time;
+	if (!eligible || eligible > now)
+		return false;
+	return job_ptr->priority != 0;	/* held */
+}
+
+static bool _uint_in_list(List list, uint32_t value)
+{
+	uint32_t *v;
+	ListIterator itr;
+	bool found = false;
+
+	if (!list)
+		return true;
+	itr = list_iterator_create(list);
+	while ((v = list_next(itr)))
+		if (*v == value) {
+			found = true;
+			break;
+		}
+	list_iterator_destroy(itr);
+	return found;
+}
+
+static int _same_ptr(void *x, void *key)
+{
+	return x == key;
+}
+
+static bool _part_wanted(List part_filter, part_record_t *part_ptr)
+{
+	return !part_filter || list_find_first(part_filter, _same_ptr,
+					       part_ptr);
+}
+
+static void _append_row(List ret, const job_record_t *job_ptr,
+			part_record_t *part_ptr, const prism_prio_conf_t *conf,
+			bool one_part)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	if (one_part && job_ptr->direct_set_prio)
+		obj->direct_prio = job_ptr->priority;
+	else
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+	if (!one_part)
+		obj->priority_part =
+			prism_part_term(conf, _part_factor(conf, part_ptr));
+	obj->job_id = job_ptr->job_id;
+	obj->partition = part_ptr->name;
+	obj->user_id = job_ptr->user_id;
+	list_append(ret, obj);
+}
+
+static void _add_job_rows(List ret, const job_record_t *job_ptr,
+			  priority_factors_request_msg_t *req_msg,
+			  List part_filter, const prism_prio_conf_t *conf)
+{
+	part_record_t *part_ptr;
+	ListIterator itr;
+
+	if (!_uint_in_list(req_msg->job_id_list, job_ptr->job_id) ||
+	    !_uint_in_list(req_msg->uid_list, job_ptr->user_id))
+		return;
+	if (!job_ptr->part_ptr_list) {
+		if (job_ptr->part_ptr &&
+		    _part_wanted(part_filter, job_ptr->part_ptr))
+			_append_row(ret, job_ptr, job_ptr->part_ptr, conf,
+				    true);
+		return;
+	}
+	itr = list_iterator_create(job_ptr->part_ptr_list);
+	while ((part_ptr = list_next(itr)))
+		if (_part_wanted(part_filter, part_ptr))
+			_append_row(ret, job_ptr, part_ptr, conf, false);
+	list_iterator_destroy(itr);
+}
+
+static List _part_filter(const char *names)
+{
+	List filter;
+	char *copy, *tok, *save = NULL;
+
+	if (!names)
+		return NULL;
+	filter = list_create(NULL);
+	copy = xstrdup(names);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		part_record_t *part_ptr = find_part_record(tok);
+
+		if (part_ptr)
+			list_append(filter, part_ptr);
+	}
+	xfree(copy);
+	return filter;
+}
+
+extern List prism_job_factors_list(priority_factors_request_msg_t *req_msg,
+				   uid_t uid)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
+					   .node = READ_LOCK,
+					   .part = READ_LOCK };
+	prism_prio_conf_t conf;
+	List ret = NULL, part_filter;
+	job_record_t *job_ptr;
+	ListIterator itr;
+	time_t now = time(NULL);
+
+	prism_conf_get(&conf);
+	lock_slurmctld(job_read_lock);
+	part_filter = _part_filter(req_msg->partitions);
+	if (*prism_ctl.job_list) {
+		ret = list_create(slurm_destroy_priority_factors_object);
+		itr = list_iterator_create(*prism_ctl.job_list);
+		while ((job_ptr = list_next(itr)))
+			if (_listed(job_ptr, &conf, now) &&
+			    _may_see(job_ptr, uid))
+				_add_job_rows(ret, job_ptr, req_msg,
+					      part_filter, &conf);
+		list_iterator_destroy(itr);
+		if (!list_count(ret))
+			FREE_NULL_LIST(ret);
+	}
+	unlock_slurmctld(job_read_lock);
+	FREE_NULL_LIST(part_filter);
+	return ret;
+}

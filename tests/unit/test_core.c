@@ -1,0 +1,21 @@
+/*****************************************************************************\
+ *  test_core.c - runs every unit-test suite of Prism's core.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <stdlib.h>
+
+#include "test_core.h"
+
+int main(void)
+{
+	SRunner *runner = srunner_create(prio_suite());
+	int failed;
+
+	srunner_add_suite(runner, fs_suite());
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

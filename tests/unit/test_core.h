@@ -1,0 +1,15 @@
+/*****************************************************************************\
+ *  test_core.h - the suites of the core's unit tests.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_TEST_CORE_H
+#define PRISM_TEST_CORE_H
+
+#include <check.h>
+
+extern Suite *prio_suite(void);
+extern Suite *fs_suite(void);
+
+#endif /* PRISM_TEST_CORE_H */

@@ -1,0 +1,129 @@
+/*****************************************************************************\
+ *  test_fs.c - unit tests of prism_fs: the seed's worked fair-share
+ *  example (Slurm's multifactor document, Figure 3) and edge cases.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <math.h>
+
+#include "prism_fs.h"
+#include "test_core.h"
+
+/*
+ * The example tree: A(40) {B(30) {user1}, C(10) {user2(1), user3(1)}},
+ * D(60) {E(25) {user4}, F(35) {user5}}; usage u1 .2, u2 .25, u4 .25.
+ * Each row walks one user's chain down from the first tier.
+ */
+static const struct {
+	const char *what;
+	double tier1_ua;	/* first tier: UE = UA */
+	double acct_ua;
+	uint32_t acct_shares, acct_siblings;
+	double user_ua;
+	uint32_t user_shares, user_siblings;
+	double shares_norm;
+	double want_acct_ue, want_user_ue, want_factor;
+} example[] = {
+	{ "user 1 under B", 0.45, 0.2, 30, 40, 0.2, 1, 1, 0.3,
+	  0.3875, 0.3875, 0.408479 },
+	{ "user 2 under C", 0.45, 0.25, 10, 40, 0.25, 1, 2, 0.05,
+	  0.3, 0.275, 0.022097 },
+	{ "user 3 under C, no usage", 0.45, 0.25, 10, 40, 0.0, 1, 2, 0.05,
+	  0.3, 0.15, 0.125 },
+	{ "user 4 under E", 0.25, 0.25, 25, 60, 0.25, 1, 1, 0.25,
+	  0.25, 0.25, 0.5 },
+	{ "user 5 under F, no usage", 0.25, 0.0, 35, 60, 0.0, 1, 1, 0.35,
+	  0.145833, 0.145833, 0.749154 },
+};
+
+START_TEST(test_seed_example)
+{
+	long double acct_ue, user_ue;
+	double f;
+
+	acct_ue = prism_fs_usage_efctv(example[_i].acct_ua,
+				       example[_i].tier1_ua,
+				       example[_i].acct_shares,
+				       example[_i].acct_siblings);
+	ck_assert_msg(fabsl(acct_ue - example[_i].want_acct_ue) < 1e-6,
+		      "%s: account UE %Lf", example[_i].what, acct_ue);
+	user_ue = prism_fs_usage_efctv(example[_i].user_ua, acct_ue,
+				       example[_i].user_shares,
+				       example[_i].user_siblings);
+	ck_assert_msg(fabsl(user_ue - example[_i].want_user_ue) < 1e-6,
+		      "%s: user UE %Lf", example[_i].what, user_ue);
+	f = prism_fs_factor(user_ue, example[_i].shares_norm, 1);
+	ck_assert_msg(fabs(f - example[_i].want_factor) < 1e-6,
+		      "%s: factor %f, want %f", example[_i].what, f,
+		      example[_i].want_factor);
+}
+END_TEST
+
+static const struct {
+	const char *what;
+	long double raw, root;
+	long double want;
+} norm_rows[] = {
+	{ "root without usage gives 0", 5.0L, 0.0L, 0.0L },
+	{ "plain ratio", 25.0L, 100.0L, 0.25L },
+	{ "more than the root is capped at 1", 150.0L, 100.0L, 1.0L },
+	{ "no usage", 0.0L, 100.0L, 0.0L },
+};
+
+START_TEST(test_usage_norm)
+{
+	long double got = prism_fs_usage_norm(norm_rows[_i].raw,
+					      norm_rows[_i].root);
+
+	ck_assert_msg(fabsl(got - norm_rows[_i].want) < 1e-12, "%s: %Lf",
+		      norm_rows[_i].what, got);
+}
+END_TEST
+
+static const struct {
+	const char *what;
+	long double ue, shares_norm;
+	uint32_t damp;
+	double want;
+} factor_rows[] = {
+	{ "no shares gives 0", 0.5L, 0.0L, 1, 0.0 },
+	{ "negative shares give 0", 0.5L, -1.0L, 1, 0.0 },
+	{ "no usage gives 1", 0.0L, 0.2L, 1, 1.0 },
+	{ "usage equal to shares gives 0.5", 0.2L, 0.2L, 1, 0.5 },
+	{ "dampening 2 halves the exponent", 0.2L, 0.2L, 2, 0.707107 },
+	{ "dampening 0 is taken as 1", 0.2L, 0.2L, 0, 0.5 },
+};
+
+START_TEST(test_factor)
+{
+	double got = prism_fs_factor(factor_rows[_i].ue,
+				     factor_rows[_i].shares_norm,
+				     factor_rows[_i].damp);
+
+	ck_assert_msg(fabs(got - factor_rows[_i].want) < 1e-6, "%s: %f",
+		      factor_rows[_i].what, got);
+}
+END_TEST
+
+START_TEST(test_efctv_no_sibling_shares)
+{
+	/* accounts whose users hold no shares inherit the parent's UE */
+	ck_assert(prism_fs_usage_efctv(0.1L, 0.7L, 0, 0) == 0.7L);
+}
+END_TEST
+
+#define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+extern Suite *fs_suite(void)
+{
+	Suite *s = suite_create("fs");
+	TCase *tc = tcase_create("classic");
+
+	tcase_add_loop_test(tc, test_seed_example, 0, N(example));
+	tcase_add_loop_test(tc, test_usage_norm, 0, N(norm_rows));
+	tcase_add_loop_test(tc, test_factor, 0, N(factor_rows));
+	tcase_add_test(tc, test_efctv_no_sibling_shares);
+	suite_add_tcase(s, tc);
+	return s;
+}
