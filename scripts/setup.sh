@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# setup.sh: install what Prism needs on Debian 12, fetch the matching Slurm
+# source tree, and build Prism. Each step is skipped when already done.
+#
+# Usage: scripts/setup.sh            (run as root)
+# Env:   PRISM_SLURM_CACHE  where the Slurm source tree is cached
+#        (default /var/cache/prism/slurm-source)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+log() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+packages=(
+	# build
+	build-essential autoconf automake libtool pkg-config check dpkg-dev
+	binutils libmunge-dev
+	# Slurm 22.05 as Debian 12 ships it
+	slurmctld slurmd slurmdbd slurm-client libslurm-dev
+	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin
+	# the cluster test
+	munge mariadb-server mariadb-client procps
+)
+
+install_packages() {
+	local missing=() p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	if [ "${#missing[@]}" -eq 0 ]; then
+		log "packages: all installed"
+		return
+	fi
+	[ "$(id -u)" -eq 0 ] || die "installing ${missing[*]} needs root"
+	log "installing: ${missing[*]}"
+	apt-get update -q >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}" >&2
+	# Debian starts daemons where it can; Prism's tests run their own.
+}
+
+build() {
+	local tree=$1
+	cd "$top"
+	if [ ! -x configure ]; then
+		log "autoreconf"
+		autoreconf -fi >&2
+	fi
+	if [ ! -f config.status ] ||
+		! grep -q -- "--with-slurm-source=$tree" config.status; then
+		log "configure"
+		./configure --with-slurm-source="$tree" >&2
+	fi
+	log "make"
+	make -j"$(nproc)" >&2
+}
+
+install_packages
+tree=$("$top/scripts/slurm-source.sh" | tail -n 1)
+[ -n "$tree" ] || die "no Slurm source tree"
+build "$tree"
+log "built: $top/src/plugin/.libs/priority_prism.so"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# test.sh: set everything up (scripts/setup.sh) and run every test:
+# unit tests and checks (make check, which includes the fake-controller
+# harness), make distcheck, and the real-cluster tests.
+#
+# Usage: scripts/test.sh             (run as root)
+# Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
+#        PRISM_SKIP_CLUSTER=1        skip the cluster tests
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+passed=0
+failed=0
+failures=()
+
+step() {
+	local name=$1
+	shift
+	printf '\n=== %s ===\n' "$name"
+	if "$@"; then
+		printf '=== %s: ok ===\n' "$name"
+		passed=$((passed + 1))
+	else
+		printf '=== %s: FAILED ===\n' "$name"
+		failed=$((failed + 1))
+		failures+=("$name")
+	fi
+}
+
+make_check() {
+	make check || { cat test-suite.log 2>/dev/null; return 1; }
+}
+
+# make install honours DESTDIR and puts the plugin in Slurm's plugin dir.
+install_check() {
+	local d plugindir rc=0
+	d=$(mktemp -d)
+	plugindir=$(sed -n 's/^slurmplugindir = //p' Makefile)
+	make install DESTDIR="$d" >/dev/null || rc=1
+	if [ "$rc" -eq 0 ] && [ -f "$d$plugindir/priority_prism.so" ]; then
+		echo "PASS: make install DESTDIR=$d put priority_prism.so in $plugindir"
+	else
+		echo "FAIL: priority_prism.so not installed under $d$plugindir"
+		rc=1
+	fi
+	rm -rf "$d"
+	return "$rc"
+}
+
+step "setup (install, Slurm source, build)" scripts/setup.sh || true
+if [ "$failed" -ne 0 ]; then
+	echo "setup failed; nothing else can run"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+step "make check" make_check
+step "make install DESTDIR" install_check
+if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
+	step "make distcheck" make distcheck
+fi
+if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
+	for t in tests/cluster/test-*.sh; do
+		step "cluster: $(basename "$t")" env \
+			PRISM_PLUGIN_DIR="$top/src/plugin/.libs" bash "$t"
+	done
+fi
+
+echo
+for f in "${failures[@]}"; do
+	echo "failed: $f"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
