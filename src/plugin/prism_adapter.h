@@ -19,6 +19,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "prism_prio.h"
+#include "prism_state.h"
 
 /*
  * Controller globals. They are looked up at init() rather than linked, so
@@ -85,5 +86,14 @@ extern void prism_recalc_stop(void);
 
 /* Recalculate every job now (one pass). */
 extern void prism_recalc_pass(void);
+
+/*
+ * Read Prism's state file from StateSaveLocation into 'st'; a missing or
+ * damaged file is reported and gives a fresh (zero) state.
+ */
+extern void prism_state_load(prism_state_t *st);
+
+/* Write 'st' atomically. Returns SLURM_SUCCESS or SLURM_ERROR (logged). */
+extern int prism_state_save(const prism_state_t *st);
 
 #endif /* PRISM_ADAPTER_H */

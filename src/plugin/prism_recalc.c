@@ -20,6 +20,7 @@ static bool thread_running;
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cond;
 static bool stopping;
+static prism_state_t state;	/* owned by the recalculation thread */
 
 typedef struct {
 	prism_prio_conf_t conf;
@@ -79,6 +80,8 @@ extern void prism_recalc_pass(void)
 	unlock_slurmctld(job_write_lock);
 	log_flag(PRIO, "%s: pass done, %u priorities changed",
 		 "priority/prism", pass.changed);
+	state.last_recalc = pass.now;
+	(void) prism_state_save(&state);
 }
 
 static void *_recalc_loop(void *arg)
@@ -113,6 +116,7 @@ extern int prism_recalc_start(void)
 	pthread_cond_init(&wake_cond, &attr);
 	pthread_condattr_destroy(&attr);
 	stopping = false;
+	prism_state_load(&state);
 	rc = pthread_create(&thread, NULL, _recalc_loop, NULL);
 	if (rc) {
 		error("%s: cannot start the recalculation thread: %s",

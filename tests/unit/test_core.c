@@ -14,6 +14,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(runner, fs_suite());
+	srunner_add_suite(runner, state_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

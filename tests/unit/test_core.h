@@ -11,5 +11,6 @@
 
 extern Suite *prio_suite(void);
 extern Suite *fs_suite(void);
+extern Suite *state_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

@@ -1,0 +1,131 @@
+/*****************************************************************************\
+ *  prism_state.c - Prism's state as text (see prism_state.h).
+ *
+ *  The text is four lines:
+ *      prism-state VERSION
+ *      last_recalc EPOCH
+ *      last_reset EPOCH
+ *      checksum HEX
+ *  where HEX is the 32-bit FNV-1a hash of everything before the checksum
+ *  line.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prism_state.h"
+
+static uint32_t _fnv1a(const char *buf, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char) buf[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+extern int prism_state_format(const prism_state_t *st, char *buf,
+			      size_t size, prism_error_t *err)
+{
+	int body, all;
+
+	body = snprintf(buf, size,
+			"prism-state %d\nlast_recalc %" PRId64
+			"\nlast_reset %" PRId64 "\n",
+			PRISM_STATE_VERSION, st->last_recalc, st->last_reset);
+	if (body < 0 || (size_t) body >= size)
+		goto too_small;
+	all = snprintf(buf + body, size - body, "checksum %08" PRIx32 "\n",
+		       _fnv1a(buf, body));
+	if (all < 0 || (size_t) all >= size - body)
+		goto too_small;
+	return body + all;
+
+too_small:
+	prism_error_set(err, "state buffer of %zu bytes is too small", size);
+	return -1;
+}
+
+/*
+ * Read "NAME VALUE\n" at *pos into *value. Returns 0, or -1 with err set.
+ */
+static int _read_field(const char *buf, size_t len, size_t *pos,
+		       const char *name, int base, int64_t *value,
+		       prism_error_t *err)
+{
+	size_t n = strlen(name);
+	const char *line = buf + *pos;
+	const char *nl = memchr(line, '\n', len - *pos);
+	char num[32], *end;
+	size_t vlen;
+
+	if (!nl) {
+		prism_error_set(err, "truncated before '%s'", name);
+		return -1;
+	}
+	if ((size_t) (nl - line) <= n + 1 || strncmp(line, name, n) ||
+	    line[n] != ' ') {
+		prism_error_set(err, "expected '%s' on line '%.*s'", name,
+				(int) (nl - line > 40 ? 40 : nl - line), line);
+		return -1;
+	}
+	vlen = nl - (line + n + 1);
+	if (vlen >= sizeof(num)) {
+		prism_error_set(err, "value of '%s' is too long", name);
+		return -1;
+	}
+	memcpy(num, line + n + 1, vlen);
+	num[vlen] = '\0';
+	errno = 0;
+	*value = strtoll(num, &end, base);
+	if (errno || end == num || *end) {
+		prism_error_set(err, "bad value '%s' for '%s'", num, name);
+		return -1;
+	}
+	*pos = nl + 1 - buf;
+	return 0;
+}
+
+extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
+			     prism_error_t *err)
+{
+	size_t pos = 0, body;
+	int64_t version, recalc, reset, sum;
+
+	if (!len) {
+		prism_error_set(err, "empty state");
+		return -1;
+	}
+	if (_read_field(buf, len, &pos, "prism-state", 10, &version, err))
+		return -1;
+	if (version != PRISM_STATE_VERSION) {
+		prism_error_set(err, "state version %" PRId64
+				" is not %d", version, PRISM_STATE_VERSION);
+		return -1;
+	}
+	if (_read_field(buf, len, &pos, "last_recalc", 10, &recalc, err) ||
+	    _read_field(buf, len, &pos, "last_reset", 10, &reset, err))
+		return -1;
+	body = pos;
+	if (_read_field(buf, len, &pos, "checksum", 16, &sum, err))
+		return -1;
+	if (pos != len) {
+		prism_error_set(err, "trailing data after the checksum");
+		return -1;
+	}
+	if ((uint32_t) sum != _fnv1a(buf, body) || sum < 0 ||
+	    sum > UINT32_MAX) {
+		prism_error_set(err, "checksum mismatch");
+		return -1;
+	}
+	st->last_recalc = recalc;
+	st->last_reset = reset;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/*****************************************************************************\
+ *  prism_state.h - Prism's own state (last recalculation, last usage
+ *  reset) as the text it is saved as: versioned and checksummed, so a
+ *  truncated or corrupted file is recognised.
+ *
+ *  Part of Prism's core: pure C, no Slurm header, no I/O.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_STATE_H
+#define PRISM_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prism_error.h"
+
+/* Version written by this code; older versions are refused. */
+#define PRISM_STATE_VERSION 1
+
+typedef struct {
+	int64_t last_recalc;	/* end of the last recalculation pass */
+	int64_t last_reset;	/* last PriorityUsageResetPeriod reset */
+} prism_state_t;
+
+/*
+ * Write 'st' as text into 'buf' of 'size' bytes, NUL-terminated.
+ * Returns the length, or -1 with err set when 'buf' is too small.
+ */
+extern int prism_state_format(const prism_state_t *st, char *buf,
+			      size_t size, prism_error_t *err);
+
+/*
+ * Read the text 'buf' of 'len' bytes into 'st'. Returns 0, or -1 with err
+ * saying what is wrong (truncated, bad checksum, unknown version, bad
+ * line); 'st' is left untouched on failure.
+ */
+extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
+			     prism_error_t *err);
+
+#endif /* PRISM_STATE_H */

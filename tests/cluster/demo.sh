@@ -1,0 +1,69 @@
+#!/bin/bash
+# tests/cluster/demo.sh [DIR]
+#
+# Start a loopback Prism cluster in DIR (default: a new mktemp -d dir under
+# /tmp), submit a small demo workload (several users and accounts, both
+# partitions, QOS, one held job), wait a bit and show squeue, sprio -l and
+# sshare -l.  The cluster is LEFT RUNNING; the command to stop it is printed
+# at the end.  Same environment variables as cluster-start.sh
+# (PRISM_PLUGIN_DIR, PRISM_PRIORITY_TYPE, PRISM_SLURM_CONF_EXTRA, ...);
+# PRISM_DEMO_WAIT sets the pause before the report (default 10 s).
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
+
+[[ $(id -u) -eq 0 ]] || die "must run as root"
+[[ $# -le 1 ]] || die "usage: $0 [DIR]"
+
+if [[ $# -eq 1 ]]; then
+    mkdir -p "$1"
+    DIR=$(cd "$1" && pwd -P)
+else
+    DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-demo.XXXXXX")
+fi
+
+"$HERE/cluster-start.sh" "$DIR"
+# shellcheck source=/dev/null
+. "$DIR/env"
+
+log "submitting demo workload"
+# Occupy every node so the rest of the workload stays pending.
+BUSY=()
+for n in $(sinfo -h -N -p low -o '%N' | sort -u); do
+    BUSY+=("$(submit_as root -p low -w "$n" -N 1 --exclusive -J busy \
+        -o /dev/null --chdir="$DIR/out" --wrap 'sleep 600')")
+done
+busy_running() {
+    local n
+    n=$(squeue -h -t R -j "$(IFS=,; echo "${BUSY[*]}")" -o '%i' | wc -l)
+    ((n == ${#BUSY[@]}))
+}
+wait_for 60 "busy jobs running" busy_running ||
+    log "WARNING: not all busy jobs started; the demo may look odd"
+submit_as daemon -p low -n 1 -J daemon-low -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as daemon -p high -n 1 -J daemon-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as daemon -p low -n 4 -q high -J daemon-qhigh -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as bin -p low -n 2 -J bin-low -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as bin -p high -n 8 -q low -J bin-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as nobody -p high -n 1 -J nobody-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as nobody -H -p low -n 1 -J nobody-held -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as root -A chem -p low -n 1 -J root-chem -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+
+wait_s=${PRISM_DEMO_WAIT:-10}
+log "waiting ${wait_s}s"
+sleep "$wait_s"
+
+echo "=== squeue"
+squeue -o '%.6i %.9P %.12j %.8u %.8a %.6q %.8T %.10Q %r'
+echo "=== sprio -l"
+sprio -l
+echo "=== sshare -a -l"
+sshare -a -l
+echo
+echo "The cluster is still running.  Use it with:"
+echo "  . $DIR/env"
+echo "Stop it with:"
+echo "  $HERE/cluster-stop.sh $DIR"

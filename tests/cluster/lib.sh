@@ -1,0 +1,273 @@
+# shellcheck shell=bash
+# tests/cluster/lib.sh -- helpers shared by the Prism loopback-cluster scripts.
+#
+# Sourced by cluster-start.sh, cluster-stop.sh, test-foundation.sh, demo.sh.
+# Nothing in here kills processes by name: every daemon is recorded in
+# DIR/pids/NAME.pid as "PID STARTTIME" (STARTTIME = field 22 of
+# /proc/PID/stat) and is only ever signalled by that PID, and only while the
+# start time still matches (so a recycled PID is never hit).
+
+# shellcheck disable=SC2034  # used by the scripts sourcing this file
+PRISM_DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# log_tail FILE [LINES] -- print the end of a log file (if any) to stderr.
+log_tail() {
+    local f=$1 n=${2:-40}
+    if [[ -r $f ]]; then
+        printf -- '----- last %s lines of %s -----\n' "$n" "$f" >&2
+        tail -n "$n" -- "$f" >&2 || true
+        printf -- '----- end of %s -----\n' "$f" >&2
+    else
+        printf -- '----- (no log file %s) -----\n' "$f" >&2
+    fi
+}
+
+# wait_for TIMEOUT_SECONDS DESCRIPTION CMD [ARGS...]
+# Run CMD (output discarded) every 0.5 s until it succeeds or the timeout
+# expires.  Returns 0 on success, 1 on timeout.
+wait_for() {
+    local timeout=$1 desc=$2
+    shift 2
+    local deadline=$((SECONDS + timeout))
+    while true; do
+        if "$@" >/dev/null 2>&1; then
+            return 0
+        fi
+        if ((SECONDS >= deadline)); then
+            log "timed out after ${timeout}s waiting for: $desc"
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+# wait_for_daemon TIMEOUT DESC DIR NAME CMD [ARGS...] -- like wait_for, but
+# gives up at once when the daemon recorded as NAME in DIR/pids has died.
+wait_for_daemon() {
+    local timeout=$1 desc=$2 dir=$3 name=$4
+    shift 4
+    local deadline=$((SECONDS + timeout))
+    while true; do
+        if "$@" >/dev/null 2>&1; then
+            return 0
+        fi
+        if ! recorded_pid "$dir" "$name" >/dev/null; then
+            log "$name exited while waiting for: $desc"
+            return 1
+        fi
+        if ((SECONDS >= deadline)); then
+            log "timed out after ${timeout}s waiting for: $desc"
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+# pick_free_ports N -- print N distinct currently-free TCP ports (one per
+# line), starting the search at a random base in 20000-60000.  A port counts
+# as free when it can be bound on both 0.0.0.0 and 127.0.0.1.
+pick_free_ports() {
+    local n=$1
+    if command -v python3 >/dev/null 2>&1; then
+        python3 - "$n" <<'EOF'
+import random, socket, sys
+n = int(sys.argv[1])
+base = random.randint(20000, 60000 - 4 * n - 200)
+found = []
+port = base
+while len(found) < n and port < 60000:
+    ok = True
+    for addr in ("0.0.0.0", "127.0.0.1"):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind((addr, port))
+        except OSError:
+            ok = False
+        finally:
+            s.close()
+        if not ok:
+            break
+    if ok:
+        found.append(port)
+    port += 1
+if len(found) < n:
+    sys.exit(1)
+print("\n".join(str(p) for p in found))
+EOF
+    else
+        # Fallback: a port is considered free when nothing accepts a
+        # connection on 127.0.0.1.
+        local base=$((20000 + RANDOM % 39000)) port found=0
+        for ((port = base; port < 60000 && found < n; port++)); do
+            if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+                echo "$port"
+                found=$((found + 1))
+            fi
+        done
+        ((found == n))
+    fi
+}
+
+# proc_starttime PID -- print field 22 (starttime) of /proc/PID/stat.
+proc_starttime() {
+    local stat rest
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    rest=${stat##*) }          # strip "pid (comm) " (comm may hold spaces)
+    # rest starts at field 3 (state); starttime is field 22 => index 19.
+    local -a fields
+    read -r -a fields <<<"$rest"
+    echo "${fields[19]}"
+}
+
+# proc_session PID -- print the session id (field 6) of PID.
+proc_session() {
+    local stat rest
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    rest=${stat##*) }
+    local -a fields
+    read -r -a fields <<<"$rest"
+    echo "${fields[3]}"
+}
+
+# record_pid DIR NAME PID -- remember a daemon we started.
+record_pid() {
+    local dir=$1 name=$2 pid=$3 st
+    mkdir -p "$dir/pids"
+    st=$(proc_starttime "$pid") || st=unknown
+    echo "$pid $st" >"$dir/pids/$name.pid"
+}
+
+# recorded_pid DIR NAME -- print the PID recorded for NAME if that very
+# process (same start time) is still alive; return 1 otherwise.
+recorded_pid() {
+    local f="$1/pids/$2.pid" pid st cur
+    [[ -r $f ]] || return 1
+    read -r pid st <"$f" || return 1
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
+    cur=$(proc_starttime "$pid") || return 1
+    [[ $st == unknown || $cur == "$st" ]] || return 1
+    # A zombie is as good as dead.
+    [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || return 1
+    echo "$pid"
+}
+
+# pid_alive PID STARTTIME -- same process still running?
+pid_alive() {
+    local cur state
+    cur=$(proc_starttime "$1") || return 1
+    [[ $cur == "$2" ]] || return 1
+    state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ $state != Z ]]
+}
+
+# stop_pid PID STARTTIME DESC [TIMEOUT] -- SIGTERM, wait, then SIGKILL.
+stop_pid() {
+    local pid=$1 st=$2 desc=$3 timeout=${4:-20}
+    pid_alive "$pid" "$st" || return 0
+    log "stopping $desc (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    local deadline=$((SECONDS + timeout))
+    while pid_alive "$pid" "$st" && ((SECONDS < deadline)); do
+        sleep 0.3
+    done
+    if pid_alive "$pid" "$st"; then
+        log "$desc (pid $pid) still alive after ${timeout}s, sending SIGKILL"
+        kill -KILL "$pid" 2>/dev/null || true
+        deadline=$((SECONDS + 10))
+        while pid_alive "$pid" "$st" && ((SECONDS < deadline)); do
+            sleep 0.2
+        done
+    fi
+    if pid_alive "$pid" "$st"; then
+        log "WARNING: $desc (pid $pid) did not die"
+        return 1
+    fi
+    return 0
+}
+
+# stop_recorded DIR NAME [TIMEOUT] -- stop the daemon recorded as NAME.
+stop_recorded() {
+    local dir=$1 name=$2 timeout=${3:-20} f pid st
+    f="$dir/pids/$name.pid"
+    [[ -r $f ]] || return 0
+    read -r pid st <"$f" || return 0
+    [[ $pid =~ ^[0-9]+$ ]] || return 0
+    if [[ $st == unknown ]]; then
+        st=$(proc_starttime "$pid") || return 0
+    fi
+    stop_pid "$pid" "$st" "$name" "$timeout"
+}
+
+# submit_as USER SBATCH_ARGS... -- submit a batch job as Unix user USER
+# (must be run as root, with SLURM_CONF pointing at the cluster) and print
+# the job id.  runuser is used instead of `sbatch --uid`: --uid works in
+# 22.05 but keeps root's gid unless --gid is given too.
+submit_as() {
+    local user=$1
+    shift
+    if [[ $user == root ]]; then
+        sbatch --parsable "$@"
+    else
+        runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable "$@"
+    fi | cut -d';' -f1
+}
+
+# proc_ppid PID -- print the parent PID of PID.
+proc_ppid() {
+    local stat rest
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    rest=${stat##*) }
+    local -a fields
+    read -r -a fields <<<"$rest"
+    echo "${fields[1]}"
+}
+
+# spool_strays DIR -- PIDs of processes whose working directory is inside
+# DIR/spool (slurmstepd inherits the cwd of the slurmd that forked it and
+# cluster-start.sh starts each slurmd in DIR/spool/<node>), followed by all
+# their descendants (job processes).  This shell and its ancestors and the
+# recorded daemons themselves (slurmd) are never listed.
+spool_strays() {
+    local dir=$1 p cwd pp f
+    local -A skip=() roots=()
+    for f in "$dir"/pids/*.pid; do
+        [[ -e $f ]] || continue
+        p=$(recorded_pid "$dir" "$(basename "$f" .pid)") && skip[$p]=1
+    done
+    p=$$
+    while [[ $p =~ ^[0-9]+$ ]] && ((p > 1)); do
+        skip[$p]=1
+        p=$(proc_ppid "$p") || break
+    done
+    for p in /proc/[0-9]*; do
+        p=${p#/proc/}
+        [[ -n ${skip[$p]:-} ]] && continue
+        cwd=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
+        [[ $cwd == "$dir/spool" || $cwd == "$dir/spool/"* ]] && roots[$p]=1
+    done
+    ((${#roots[@]} > 0)) || return 0
+    # Descendants: repeatedly add children of listed processes.
+    local -A all=()
+    for p in "${!roots[@]}"; do all[$p]=1; done
+    local changed=1 rounds=0
+    while ((changed && rounds < 20)); do
+        changed=0
+        rounds=$((rounds + 1))
+        for p in /proc/[0-9]*; do
+            p=${p#/proc/}
+            [[ -n ${all[$p]:-} || -n ${skip[$p]:-} ]] && continue
+            pp=$(proc_ppid "$p" 2>/dev/null) || continue
+            if [[ -n ${all[$pp]:-} ]]; then
+                all[$p]=1
+                changed=1
+            fi
+        done
+    done
+    # Print descendants (non-roots) first, then the roots.
+    for p in "${!all[@]}"; do [[ -z ${roots[$p]:-} ]] && echo "$p"; done
+    for p in "${!roots[@]}"; do echo "$p"; done
+    return 0
+}

@@ -1,0 +1,253 @@
+#!/bin/bash
+# tests/cluster/test-foundation.sh -- cluster test for the foundation issue.
+#
+# Starts a private loopback cluster (cluster-start.sh) in a fresh temp dir,
+# fills all nodes with exclusive long jobs, submits identical pending jobs
+# to partitions low and high plus one held job, then checks:
+#   (a) slurmctld loaded the configured priority plugin (log line)
+#   (b) every non-held pending job has a non-zero priority
+#   (c) the high-partition job outranks the identical low-partition job
+#   (d) sprio -l shows AGE and PARTITION columns and rows for the jobs
+#   (e) the held job has priority 0
+#   (f) sshare -l answers and lists the accounts and users created
+# The cluster is always stopped (trap), even on failure or interrupt.
+# The temp dir is removed on success and kept (path printed) on failure, or
+# always kept when PRISM_KEEP_DIR is non-empty.
+#
+# Environment: PRISM_PLUGIN_DIR, PRISM_PRIORITY_TYPE (default
+# priority/prism), PRISM_SLURM_CONF_EXTRA -- passed to cluster-start.sh.
+# Last output line: "N passed, M failed"; exit 0 only if M is 0.
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
+
+[[ $(id -u) -eq 0 ]] || die "must run as root"
+
+PRIORITY_TYPE=${PRISM_PRIORITY_TYPE:-priority/prism}
+export PRISM_PRIORITY_TYPE=$PRIORITY_TYPE
+# A short PriorityMaxAge (minutes) so the age term grows visibly while the
+# test runs: 1000 * waited / 300 s.
+MAX_AGE_MIN=5
+export PRISM_SLURM_CONF_EXTRA="PriorityMaxAge=$MAX_AGE_MIN${PRISM_SLURM_CONF_EXTRA:+
+$PRISM_SLURM_CONF_EXTRA}"
+
+PASSED=0
+FAILED=0
+FINISHED=0
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-cluster.XXXXXX")
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    "$HERE/cluster-stop.sh" "$DIR" || log "WARNING: cluster-stop.sh reported a problem"
+    if ((FINISHED == 1 && FAILED == 0 && rc == 0)) && [[ -z ${PRISM_KEEP_DIR:-} ]]; then
+        rm -rf -- "$DIR"
+    else
+        log "cluster dir kept for inspection: $DIR"
+    fi
+    if ((FINISHED == 0)); then
+        FAILED=$((FAILED + 1))
+        echo "FAIL: test aborted before all checks ran (rc=$rc)"
+        ((rc != 0)) || rc=1
+    fi
+    # The summary is printed last, after the cluster has been stopped.
+    echo "$PASSED passed, $FAILED failed"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+check() { # check NAME CONDITION_RESULT(0/1) [DETAIL]
+    local name=$1 ok=$2 detail=${3:-}
+    if ((ok == 0)); then
+        PASSED=$((PASSED + 1))
+        echo "PASS: $name${detail:+ -- $detail}"
+    else
+        FAILED=$((FAILED + 1))
+        echo "FAIL: $name${detail:+ -- $detail}"
+    fi
+}
+
+log "starting cluster in $DIR (PriorityType=$PRIORITY_TYPE)"
+"$HERE/cluster-start.sh" "$DIR"
+# shellcheck source=/dev/null
+. "$DIR/env"
+
+NODES=$(sinfo -h -N -p low -o '%N' | sort -u | wc -l)
+CPUS=$(sinfo -h -N -p low -o '%c' | head -n 1)
+
+# ---------------------------------------------------------------- workload
+log "filling $NODES nodes with exclusive long-running jobs"
+FILL=()
+for n in $(sinfo -h -N -p low -o '%N' | sort -u); do
+    FILL+=("$(submit_as root -p low -w "$n" -N 1 --exclusive -J fill \
+        -o /dev/null --chdir="$DIR/out" --wrap 'sleep 300')")
+done
+fill_running() {
+    local n
+    n=$(squeue -h -t R -j "$(IFS=,; echo "${FILL[*]}")" -o '%i' | wc -l)
+    ((n == ${#FILL[@]}))
+}
+if ! wait_for 60 "fill jobs running" fill_running; then
+    squeue -o '%i %u %P %T %r %N' || true
+    log_tail "$DIR/log/slurmctld.log" 40
+    die "fill jobs did not start"
+fi
+
+log "submitting pending jobs"
+# Identical jobs (same user, account, size, QOS) differing only in the
+# partition; the low one is submitted first so it is never younger.
+JOB_LOW=$(submit_as daemon -p low -n 1 -J same-low -o /dev/null \
+    --chdir="$DIR/out" --wrap 'sleep 10')
+sleep 1
+JOB_HIGH=$(submit_as daemon -p high -n 1 -J same-high -o /dev/null \
+    --chdir="$DIR/out" --wrap 'sleep 10')
+JOB_OTHER=$(submit_as bin -p low -n 2 -J other -o /dev/null \
+    --chdir="$DIR/out" --wrap 'sleep 10')
+JOB_HELD=$(submit_as nobody -H -p high -n 1 -J held -o /dev/null \
+    --chdir="$DIR/out" --wrap 'sleep 10')
+NONHELD=("$JOB_LOW" "$JOB_HIGH" "$JOB_OTHER")
+log "jobs: low=$JOB_LOW high=$JOB_HIGH other=$JOB_OTHER held=$JOB_HELD (nodes=$NODES cpus/node=$CPUS)"
+
+prio_of() { squeue -h -j "$1" -o '%Q' 2>/dev/null | tr -d ' '; }
+all_prioritised() {
+    local j p
+    for j in "${NONHELD[@]}"; do
+        [[ $(squeue -h -j "$j" -o '%T') == PENDING ]] || return 1
+        p=$(prio_of "$j")
+        [[ $p =~ ^[0-9]+$ ]] && ((p > 0)) || return 1
+    done
+}
+# Priorities are normally set at submit time; a plugin may only set them in
+# its periodic pass (PriorityCalcPeriod=1 minute), so allow ~2.5 periods.
+if ! wait_for 150 "pending jobs to get a priority" all_prioritised; then
+    log "not all pending jobs got a non-zero priority"
+fi
+# Wait for a recalculation pass after submission (PriorityCalcPeriod is one
+# minute): the age term of the oldest pending job then becomes non-zero.
+age_of() { sprio -h -j "$1" -o '%A' 2>/dev/null | awk '{print int($1)}' | head -n 1; }
+aged() { local a; a=$(age_of "$JOB_LOW"); [[ $a =~ ^[0-9]+$ ]] && ((a > 0)); }
+if ! wait_for 100 "a recalculation pass to age the pending jobs" aged; then
+    log "the age term stayed 0"
+fi
+
+echo "=== squeue"
+squeue -o '%.6i %.9P %.10j %.8u %.8a %.8T %.12Q %r' || true
+echo "=== sprio -l"
+SPRIO=$(sprio -l 2>&1) || true
+echo "$SPRIO"
+echo "=== sshare -a -l"
+SSHARE=$(sshare -a -l 2>&1) && SSHARE_RC=0 || SSHARE_RC=$?
+echo "$SSHARE"
+echo "==="
+
+# ---------------------------------------------------------------- checks
+# (a) plugin loaded
+LOGF=$DIR/log/slurmctld.log
+# At SlurmctldDebug=debug3 every loaded plugin is logged as
+#   debug3: plugin_load_from_file->_verify_syms: found Slurm plugin name:NAME type:TYPE version:0x160508
+# ("plugin_peek->_verify_syms" lines only mean a file was inspected).
+if line=$(grep -F "plugin_load_from_file->_verify_syms: found Slurm plugin name:" "$LOGF" |
+    grep -m1 -F " type:$PRIORITY_TYPE version:"); then
+    check "(a) slurmctld loaded $PRIORITY_TYPE" 0 "${line#*] }"
+else
+    cfg=$(scontrol show config 2>/dev/null | awk -F' = ' '/^PriorityType /{print $2}')
+    check "(a) slurmctld loaded $PRIORITY_TYPE" 1 \
+        "no 'type:$PRIORITY_TYPE version:' line in $LOGF (scontrol says PriorityType=$cfg)"
+fi
+
+# (b) non-held pending jobs have non-zero priority
+bad=()
+for j in "${NONHELD[@]}"; do
+    st=$(squeue -h -j "$j" -o '%T')
+    p=$(prio_of "$j")
+    if [[ $st != PENDING || ! $p =~ ^[0-9]+$ ]] || ((p == 0)); then
+        bad+=("$j:$st:${p:-none}")
+    fi
+done
+if ((${#bad[@]} == 0)); then
+    check "(b) non-held pending jobs have non-zero priority" 0 \
+        "$(for j in "${NONHELD[@]}"; do printf '%s=%s ' "$j" "$(prio_of "$j")"; done)"
+else
+    check "(b) non-held pending jobs have non-zero priority" 1 "offending: ${bad[*]}"
+fi
+
+# (c) high partition job outranks the identical low one
+PL=$(prio_of "$JOB_LOW")
+PH=$(prio_of "$JOB_HIGH")
+if [[ $PL =~ ^[0-9]+$ && $PH =~ ^[0-9]+$ ]] && ((PH > PL)); then
+    check "(c) high-partition job priority > low-partition job" 0 "high $JOB_HIGH=$PH > low $JOB_LOW=$PL"
+else
+    check "(c) high-partition job priority > low-partition job" 1 "high $JOB_HIGH=${PH:-?} low $JOB_LOW=${PL:-?}"
+fi
+
+# (d) sprio -l: factor columns and rows for the pending jobs
+header=$(printf '%s\n' "$SPRIO" | grep -m1 -E '^[[:space:]]*JOBID' || true)
+missing=()
+for col in AGE PARTITION; do
+    grep -qw "$col" <<<"$header" || missing+=("column:$col")
+done
+for j in "${NONHELD[@]}"; do
+    printf '%s\n' "$SPRIO" | awk -v j="$j" '$1 == j {f=1} END {exit !f}' ||
+        missing+=("job:$j")
+done
+if ((${#missing[@]} == 0)); then
+    check "(d) sprio -l lists pending jobs with AGE/PARTITION factors" 0
+else
+    check "(d) sprio -l lists pending jobs with AGE/PARTITION factors" 1 "missing ${missing[*]}"
+fi
+
+# (e) held job has priority 0
+PHELD=$(prio_of "$JOB_HELD")
+REASON=$(squeue -h -j "$JOB_HELD" -o '%r')
+if [[ $PHELD == 0 ]]; then
+    check "(e) held job has priority 0" 0 "job $JOB_HELD reason=$REASON"
+else
+    check "(e) held job has priority 0" 1 "job $JOB_HELD priority=${PHELD:-?} reason=$REASON"
+fi
+
+# (f) sshare -l answers and lists the accounts and users
+missing=()
+if ((SSHARE_RC != 0)); then
+    missing+=("rc=$SSHARE_RC")
+fi
+for a in physics chem; do
+    awk -v a="$a" '$1 == a {f=1} END {exit !f}' <<<"$SSHARE" || missing+=("account:$a")
+done
+for u in root daemon bin nobody; do
+    awk -v u="$u" '$2 == u {f=1} END {exit !f}' <<<"$SSHARE" || missing+=("user:$u")
+done
+if ((${#missing[@]} == 0)); then
+    check "(f) sshare -l lists accounts physics/chem and users" 0
+else
+    check "(f) sshare -l lists accounts physics/chem and users" 1 "missing ${missing[*]}"
+fi
+
+# (g) the priorities follow the configured age and partition weights:
+# PARTITION = PriorityWeightPartition * PriorityJobFactor / highest factor
+# (low 1, high 10, weight 10000), AGE = PriorityWeightAge * waited / max
+# age, and the job's priority is their sum.
+weights_ok=1
+detail=""
+for j in "$JOB_LOW" "$JOB_HIGH"; do
+    read -r part age pterm < <(sprio -h -j "$j" -o '%r %A %P' | head -n 1) || true
+    q=$(prio_of "$j")
+    want_part=$([[ $part == high ]] && echo 10000 || echo 1000)
+    sum=$(awk -v a="${age:-x}" -v p="${pterm:-x}" 'BEGIN { printf "%d", a + p }')
+    detail+="$j($part): Q=$q AGE=$age PARTITION=$pterm; "
+    [[ ${pterm%.*} == "$want_part" ]] || weights_ok=0
+    awk -v a="${age:-0}" 'BEGIN { exit !(a > 0 && a <= 1000) }' || weights_ok=0
+    [[ $q =~ ^[0-9]+$ ]] && (( q - sum <= 1 && sum - q <= 1 )) || weights_ok=0
+done
+age_low=$(age_of "$JOB_LOW")
+age_high=$(age_of "$JOB_HIGH")
+[[ $age_low =~ ^[0-9]+$ && $age_high =~ ^[0-9]+$ ]] && ((age_low >= age_high)) || weights_ok=0
+check "(g) priority = AGE + PARTITION with the configured weights" \
+    $((1 - weights_ok)) "$detail"
+
+FINISHED=1
+((FAILED == 0))

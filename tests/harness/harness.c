@@ -1,0 +1,2327 @@
+/*****************************************************************************\
+ *  harness.c - prism-harness: a fake slurmctld that loads a Slurm priority
+ *  plugin through Slurm's own plugin loader, feeds it an in-memory "world"
+ *  (associations, QOS, partitions, jobs), lets it run a recalculation pass
+ *  and prints a stable, diffable report of what the plugin computed.
+ *****************************************************************************
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ *  Part of Prism.  This program is free software; you can redistribute it
+ *  and/or modify it under the terms of the GNU General Public License as
+ *  published by the Free Software Foundation; either version 2 of the
+ *  License, or (at your option) any later version.
+ *****************************************************************************
+ *  COMMAND LINE
+ *
+ *    prism-harness --conf FILE --world FILE [--state DIR] [--keep-state]
+ *                  [--plugin priority/NAME] [--plugindir DIR[:DIR...]]
+ *                  [--pass state|jobwrite|none] [--passes N]
+ *                  [--timeout SEC] [--now EPOCH|--real-clock] [-v...]
+ *
+ *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
+ *  are separated by white space, options are key=value):
+ *
+ *    cluster nodes=N cpus=N [mem=MB]
+ *        Cluster size (node_record_count, cluster_cpus).  Optional; the
+ *        default is the largest partition (partitions overlap).
+ *    qos NAME priority=N [usage_factor=F] [flags=F1,F2] [id=N]
+ *        A QOS.  "normal" (id 1, priority 0) exists implicitly unless
+ *        defined.  flags use sacctmgr names (NoDecay, ...).
+ *    assoc ACCOUNT [parent=ACCOUNT] shares=N|parent [priority=N]
+ *        An account association.  The parent defaults to "root", which
+ *        always exists (shares 1).  Accounts carry no usage of their own.
+ *    assoc USER@ACCOUNT shares=N|parent [usage=RAW] [uid=N] [priority=N]
+ *        A user association.  usage is the raw (decayed, billing-weighted)
+ *        usage in TRES-seconds; it is summed up the tree by assoc_mgr.
+ *        uid defaults to 1000 + order of first appearance of the user.
+ *    part NAME nodes=N cpus=N [mem=MB] [factor=N] [tier=N]
+ *         [billing=TRESBillingWeights] [max_time=MIN]
+ *        A partition (PriorityJobFactor=factor, PriorityTier=tier).
+ *    job ID user=U [account=A] part=P[,P2...] [qos=Q] [cpus=N] [nodes=N]
+ *        [mem=MB] submit=REL [begin=REL] [accrue=REL] [start=REL]
+ *        [time_limit=MIN] [state=PD|R|HELD] [nice=N] [site=N]
+ *        [priority=N] [uid=N]
+ *        A job.  REL is a time relative to "now": -3600, -90m, -2h, -1d
+ *        (a leading '+' or no sign means the future).  begin defaults to
+ *        submit, start (state=R only) to begin; accrue defaults to what
+ *        slurmctld sets (begin; submit with ACCRUE_ALWAYS; none for held
+ *        or future jobs when limits are enforced).  mem is per node.
+ *        priority=N is an admin-set priority (direct_set_prio).
+ *        HELD is a user hold (priority 0).  account defaults to the first
+ *        association of the user, qos to "normal", cpus/nodes to 1.
+ *
+ *  See tests/harness/README for the report format and the design notes.
+\*****************************************************************************/
+
+#ifndef _GNU_SOURCE
+#  define _GNU_SOURCE		/* RTLD_DEFAULT */
+#endif
+
+#include "config.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/fd.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/macros.h"
+#include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/slurm_protocol_defs.h"
+#include "src/common/slurmdb_defs.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#define HARNESS_NAME		"prism-harness"
+#define HARNESS_TOP_PRIORITY	0xffff0000	/* as slurmctld's job_mgr.c */
+#define HARNESS_UID_BASE	1000
+#define CTLD_LOCK_CNT		5		/* conf, job, node, part, fed */
+
+#define EXIT_USAGE	2
+#define EXIT_WORLD	2
+#define EXIT_TIMEOUT	3
+#define EXIT_LOCKING	4
+
+/*****************************************************************************\
+ *  Controller symbols.  A priority plugin is loaded into slurmctld and
+ *  references these; libslurmfull does not provide them.  The program is
+ *  linked with -rdynamic so that the plugin's references bind here (the
+ *  multifactor plugin even carries its own fallback definitions of some of
+ *  them, which are interposed by these).
+\*****************************************************************************/
+List job_list = NULL;			/* list of job_record_t */
+List part_list = NULL;			/* list of part_record_t */
+time_t last_job_update = 0;
+time_t last_part_update = 0;
+uint32_t cluster_cpus = 0;
+int slurmctld_tres_cnt = 0;
+void *acct_db_conn = NULL;
+uint16_t accounting_enforce = 0;
+uint16_t part_max_priority = DEF_PART_MAX_PRIORITY;
+uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
+slurmctld_config_t slurmctld_config;
+
+/*****************************************************************************\
+ *  World description (parsed from the world file)
+\*****************************************************************************/
+typedef struct {
+	char *name;
+	uint32_t id;
+	uint32_t priority;
+	double usage_factor;
+	uint32_t flags;
+	int line;
+} w_qos_t;
+
+typedef struct {
+	char *acct;
+	char *user;			/* NULL for an account association */
+	char *parent;			/* parent account (users: own) */
+	uint32_t shares;
+	uint32_t priority;
+	long double usage;
+	uint32_t uid;
+	int line;
+	uint32_t id, lft, rgt;
+	slurmdb_assoc_rec_t *rec;	/* owned by assoc_mgr once built */
+} w_assoc_t;
+
+typedef struct {
+	char *name;
+	uint32_t nodes;
+	uint32_t cpus;
+	uint64_t mem;
+	uint16_t factor;
+	uint16_t tier;
+	char *billing;
+	uint32_t max_time;
+	int line;
+	part_record_t *rec;
+} w_part_t;
+
+typedef struct {
+	uint32_t id;
+	char *user;
+	char *account;
+	char *parts;
+	char *qos;
+	uint32_t cpus;
+	uint32_t nodes;
+	uint64_t mem;
+	long submit, begin, accrue, start;
+	bool has_begin, has_accrue, has_start;
+	uint32_t time_limit;
+	char state;			/* 'P'ending, 'R'unning, 'H'eld */
+	int32_t nice;
+	int32_t site;
+	uint32_t priority;		/* NO_VAL unless admin-set */
+	uint32_t uid;			/* NO_VAL unless given */
+	int line;
+} w_job_t;
+
+typedef struct {
+	const char *file;
+	uint32_t cluster_nodes;
+	uint32_t cluster_cpus;
+	uint64_t cluster_mem;
+	List qos;			/* w_qos_t */
+	List assocs;			/* w_assoc_t, root first */
+	List parts;			/* w_part_t */
+	List jobs;			/* w_job_t */
+	List users;			/* char *, order of first appearance */
+} world_t;
+
+/*****************************************************************************\
+ *  Options and run state
+\*****************************************************************************/
+typedef enum {
+	PASS_STATE,		/* a plugin thread released the state files */
+	PASS_JOBWRITE,		/* a plugin thread released a job write lock */
+	PASS_NONE		/* do not wait for a background pass */
+} pass_mode_t;
+
+static struct {
+	char *conf_file;
+	char *world_file;
+	char *state_dir;
+	bool keep_state;
+	char *plugin;
+	char *plugindir;
+	pass_mode_t pass_mode;
+	int passes;
+	int timeout;
+	time_t now;
+	bool real_clock;
+	int verbose;
+} opt = {
+	.pass_mode = PASS_STATE,
+	.passes = 1,
+	.timeout = 60,
+};
+
+static world_t world;
+static char *state_dir = NULL;
+static bool state_dir_is_temp = false;
+static uint32_t lowest_prio = HARNESS_TOP_PRIORITY;
+
+/*****************************************************************************\
+ *  Error helpers
+\*****************************************************************************/
+__attribute__((format(printf, 2, 0), noreturn))
+static void _vdie(int code, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: error: ", HARNESS_NAME);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void _die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_vdie(1, fmt, ap);
+}
+
+__attribute__((format(printf, 2, 3), noreturn))
+static void _die_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_vdie(code, fmt, ap);
+}
+
+__attribute__((format(printf, 2, 3), noreturn))
+static void _world_error(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%d: ", HARNESS_NAME, world.file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_WORLD);
+}
+
+/*****************************************************************************\
+ *  Clock.  time() is interposed (the program is linked -rdynamic, so the
+ *  plugin's and libslurmfull's calls to time() land here): unless
+ *  --real-clock is given, it returns a fixed "now" for the whole run, so
+ *  every age-dependent value is a pure function of the world file.
+ *  gettimeofday()/clock_gettime() are NOT interposed: plugins use them to
+ *  time their sleeps, and a frozen wall clock would make those spin.
+\*****************************************************************************/
+static time_t _frozen_now = 0;
+
+static time_t _real_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec;
+}
+
+extern time_t time(time_t *tloc)
+{
+	time_t now = _frozen_now ? _frozen_now : _real_now();
+
+	if (tloc)
+		*tloc = now;
+	return now;
+}
+
+static void _mono_deadline(struct timespec *ts, int seconds)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += seconds;
+}
+
+static bool _mono_passed(const struct timespec *ts)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec != ts->tv_sec)
+		return (now.tv_sec > ts->tv_sec);
+	return (now.tv_nsec >= ts->tv_nsec);
+}
+
+/*****************************************************************************\
+ *  Watchdog: every phase of the run is bounded; if a phase overruns (e.g.
+ *  a plugin deadlocks in init() or fini()) the program exits with a clear
+ *  message instead of hanging.
+\*****************************************************************************/
+static pthread_mutex_t wd_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const char *wd_phase = NULL;
+static bool wd_stop = false;
+static struct timespec wd_deadline;
+
+static void _phase(const char *name)
+{
+	slurm_mutex_lock(&wd_mutex);
+	wd_phase = name;
+	_mono_deadline(&wd_deadline, opt.timeout);
+	slurm_mutex_unlock(&wd_mutex);
+	if (opt.verbose)
+		fprintf(stderr, "%s: phase: %s\n", HARNESS_NAME,
+			name ? name : "(idle)");
+}
+
+static void *_watchdog(void *arg)
+{
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = 200 * 1000 * 1000 };
+
+	(void) arg;
+	while (1) {
+		nanosleep(&nap, NULL);
+		slurm_mutex_lock(&wd_mutex);
+		if (wd_stop) {
+			slurm_mutex_unlock(&wd_mutex);
+			break;
+		}
+		if (wd_phase && _mono_passed(&wd_deadline)) {
+			fprintf(stderr, "%s: error: timed out after %d s in phase '%s'\n",
+				HARNESS_NAME, opt.timeout, wd_phase);
+			_exit(EXIT_TIMEOUT);
+		}
+		slurm_mutex_unlock(&wd_mutex);
+	}
+	return NULL;
+}
+
+/*****************************************************************************\
+ *  slurmctld locks.  One pthread rwlock per data type, always taken in
+ *  slurmctld's order (conf, job, node, part, fed) and released in reverse,
+ *  so a plugin's background thread is really serialised against the
+ *  harness.  Misuse that would deadlock or corrupt a real slurmctld
+ *  (re-locking a held lock, unlocking a lock not held) is fatal here.
+ *
+ *  Two extra mechanisms drive the plugin deterministically:
+ *  - the gate: while closed, any thread other than the main thread blocks
+ *    in lock_slurmctld() until the harness has "submitted" all jobs;
+ *  - event counters, bumped when a non-main thread releases a job WRITE
+ *    lock or the state-file lock, used to detect a finished pass.
+\*****************************************************************************/
+static pthread_rwlock_t ctld_lock[CTLD_LOCK_CNT] = {
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER
+};
+static const char *ctld_lock_name[CTLD_LOCK_CNT] = {
+	"conf", "job", "node", "part", "fed"
+};
+static __thread lock_level_t held[CTLD_LOCK_CNT];
+static pthread_mutex_t state_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static pthread_t main_tid;
+static pthread_mutex_t ev_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ev_cond;
+static bool gate_open = true;
+static uint64_t ev_job_write = 0;	/* job write unlocks, other threads */
+static uint64_t ev_state = 0;		/* state file unlocks, other threads */
+static uint64_t ev_ctld_locks = 0;	/* all lock_slurmctld() calls */
+
+static bool _is_main(void)
+{
+	return pthread_equal(pthread_self(), main_tid);
+}
+
+static void _lock_levels(slurmctld_lock_t *l, lock_level_t *lv)
+{
+	lv[0] = l->conf;
+	lv[1] = l->job;
+	lv[2] = l->node;
+	lv[3] = l->part;
+	lv[4] = l->fed;
+}
+
+__attribute__((noreturn))
+static void _lock_abuse(const char *what, int inx)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: error: locking bug: %s %s lock (thread %s)\n",
+		HARNESS_NAME, what, ctld_lock_name[inx],
+		_is_main() ? "main" : "plugin");
+	_exit(EXIT_LOCKING);
+}
+
+extern void lock_slurmctld(slurmctld_lock_t lock_levels)
+{
+	lock_level_t lv[CTLD_LOCK_CNT];
+	int i, rc = 0;
+
+	_lock_levels(&lock_levels, lv);
+
+	slurm_mutex_lock(&ev_mutex);
+	ev_ctld_locks++;
+	if (!_is_main()) {
+		while (!gate_open)
+			slurm_cond_wait(&ev_cond, &ev_mutex);
+	}
+	slurm_mutex_unlock(&ev_mutex);
+
+	for (i = 0; i < CTLD_LOCK_CNT; i++) {
+		if (lv[i] == NO_LOCK)
+			continue;
+		if (held[i] != NO_LOCK)
+			_lock_abuse("re-acquiring already held", i);
+		if (lv[i] == READ_LOCK)
+			rc = pthread_rwlock_rdlock(&ctld_lock[i]);
+		else
+			rc = pthread_rwlock_wrlock(&ctld_lock[i]);
+		if (rc)
+			_lock_abuse("failed to acquire", i);
+		held[i] = lv[i];
+	}
+}
+
+extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
+{
+	lock_level_t lv[CTLD_LOCK_CNT];
+	int i;
+
+	_lock_levels(&lock_levels, lv);
+
+	for (i = CTLD_LOCK_CNT - 1; i >= 0; i--) {
+		if (lv[i] == NO_LOCK)
+			continue;
+		if (held[i] != lv[i])
+			_lock_abuse("releasing a not (or differently) held", i);
+		if (pthread_rwlock_unlock(&ctld_lock[i]))
+			_lock_abuse("failed to release", i);
+		held[i] = NO_LOCK;
+	}
+
+	if (!_is_main() && (lv[1] == WRITE_LOCK)) {
+		slurm_mutex_lock(&ev_mutex);
+		ev_job_write++;
+		slurm_cond_broadcast(&ev_cond);
+		slurm_mutex_unlock(&ev_mutex);
+	}
+}
+
+/* Declared in locks.h only without NDEBUG; provided for plugins that use
+ * it in their own xassert()s when built with --enable-debug. */
+extern bool verify_lock(lock_datatype_t datatype, lock_level_t level);
+extern bool verify_lock(lock_datatype_t datatype, lock_level_t level)
+{
+	if ((datatype < 0) || (datatype >= CTLD_LOCK_CNT))
+		return false;
+	return (held[datatype] >= level);
+}
+
+extern void lock_state_files(void)
+{
+	slurm_mutex_lock(&state_mutex);
+}
+
+extern void unlock_state_files(void)
+{
+	slurm_mutex_unlock(&state_mutex);
+
+	if (!_is_main()) {
+		slurm_mutex_lock(&ev_mutex);
+		ev_state++;
+		slurm_cond_broadcast(&ev_cond);
+		slurm_mutex_unlock(&ev_mutex);
+	}
+}
+
+static void _gate_set(bool open)
+{
+	slurm_mutex_lock(&ev_mutex);
+	gate_open = open;
+	slurm_cond_broadcast(&ev_cond);
+	slurm_mutex_unlock(&ev_mutex);
+}
+
+static uint64_t _pass_counter(void)
+{
+	uint64_t cnt;
+
+	slurm_mutex_lock(&ev_mutex);
+	cnt = (opt.pass_mode == PASS_STATE) ? ev_state : ev_job_write;
+	slurm_mutex_unlock(&ev_mutex);
+	return cnt;
+}
+
+/* Wait until the pass counter exceeds base by opt.passes, bounded. */
+static void _wait_for_pass(uint64_t base)
+{
+	struct timespec deadline;
+	uint64_t *cnt;
+	int rc = 0;
+
+	if (opt.pass_mode == PASS_NONE)
+		return;
+	cnt = (opt.pass_mode == PASS_STATE) ? &ev_state : &ev_job_write;
+
+	_mono_deadline(&deadline, opt.timeout);
+	slurm_mutex_lock(&ev_mutex);
+	while ((*cnt < base + opt.passes) && (rc != ETIMEDOUT))
+		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
+	if (*cnt < base + opt.passes) {
+		uint64_t got = *cnt - base;
+
+		slurm_mutex_unlock(&ev_mutex);
+		_die_code(EXIT_TIMEOUT, "no completed recalculation pass within %d s (--pass %s: saw %"PRIu64" of %d; slurmctld locks taken: %"PRIu64"); does the plugin run a background pass? try --pass jobwrite or --pass none",
+		     opt.timeout,
+		     (opt.pass_mode == PASS_STATE) ? "state" : "jobwrite",
+		     got, opt.passes, ev_ctld_locks);
+	}
+	slurm_mutex_unlock(&ev_mutex);
+}
+
+/*****************************************************************************\
+ *  Other controller functions referenced by priority plugins
+\*****************************************************************************/
+static int _find_part_by_name(void *x, void *key)
+{
+	part_record_t *part_ptr = x;
+
+	return !xstrcmp(part_ptr->name, (char *) key);
+}
+
+extern part_record_t *find_part_record(char *name)
+{
+	if (!part_list || !name)
+		return NULL;
+	return list_find_first(part_list, _find_part_by_name, name);
+}
+
+static int _find_job_by_id(void *x, void *key)
+{
+	job_record_t *job_ptr = x;
+
+	return (job_ptr->job_id == *(uint32_t *) key);
+}
+
+extern job_record_t *find_job_record(uint32_t job_id)
+{
+	if (!job_list)
+		return NULL;
+	return list_find_first(job_list, _find_job_by_id, &job_id);
+}
+
+extern bool validate_operator(uid_t uid)
+{
+	if ((uid == 0) || (uid == slurm_conf.slurm_user_id))
+		return true;
+	return (assoc_mgr_get_admin_level(acct_db_conn, uid) >=
+		SLURMDB_ADMIN_OPERATOR);
+}
+
+/*
+ * Billable TRES of an allocation, as slurmctld computes it: the
+ * allocated TRES weighted by the partition's TRESBillingWeights (or the
+ * allocated CPU count without weights), cached in job_ptr->billable_tres
+ * until the job is resized.  Pending jobs have nothing allocated: 0.
+ */
+extern double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
+				     bool assoc_mgr_locked)
+{
+	part_record_t *part_ptr;
+
+	if (!job_ptr || !job_ptr->tres_alloc_cnt)
+		return 0.0;
+
+	if (!fuzzy_equal(job_ptr->billable_tres, NO_VAL) &&
+	    (job_ptr->resize_time < start_time))
+		return job_ptr->billable_tres;
+
+	part_ptr = job_ptr->part_ptr;
+	if (!part_ptr || !part_ptr->billing_weights)
+		job_ptr->billable_tres = job_ptr->total_cpus;
+	else
+		job_ptr->billable_tres = assoc_mgr_tres_weighted(
+			job_ptr->tres_alloc_cnt, part_ptr->billing_weights,
+			slurm_conf.priority_flags, assoc_mgr_locked);
+	return job_ptr->billable_tres;
+}
+
+/*****************************************************************************\
+ *  World file parsing
+\*****************************************************************************/
+static void _free_qos(void *x)
+{
+	w_qos_t *q = x;
+
+	xfree(q->name);
+	xfree(q);
+}
+
+static void _free_assoc(void *x)
+{
+	w_assoc_t *a = x;
+
+	xfree(a->acct);
+	xfree(a->user);
+	xfree(a->parent);
+	xfree(a);
+}
+
+static void _free_part(void *x)
+{
+	w_part_t *p = x;
+
+	xfree(p->name);
+	xfree(p->billing);
+	xfree(p);
+}
+
+static void _free_job(void *x)
+{
+	w_job_t *j = x;
+
+	xfree(j->user);
+	xfree(j->account);
+	xfree(j->parts);
+	xfree(j->qos);
+	xfree(j);
+}
+
+static uint32_t _parse_u32(int line, const char *key, const char *val)
+{
+	char *end = NULL;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (errno || !end || *end || (end == val) || (val[0] == '-') ||
+	    (v >= NO_VAL))
+		_world_error(line, "bad value for %s: '%s' (want an unsigned integer)",
+			     key, val);
+	return (uint32_t) v;
+}
+
+static int32_t _parse_i32(int line, const char *key, const char *val)
+{
+	char *end = NULL;
+	long long v;
+
+	errno = 0;
+	v = strtoll(val, &end, 10);
+	if (errno || !end || *end || (end == val) ||
+	    (v < -2147483647LL) || (v > 2147483647LL))
+		_world_error(line, "bad value for %s: '%s' (want an integer)",
+			     key, val);
+	return (int32_t) v;
+}
+
+static long double _parse_ldouble(int line, const char *key, const char *val)
+{
+	char *end = NULL;
+	long double v;
+
+	errno = 0;
+	v = strtold(val, &end);
+	if (errno || !end || *end || (end == val) || !isfinite(v) || (v < 0))
+		_world_error(line, "bad value for %s: '%s' (want a number >= 0)",
+			     key, val);
+	return v;
+}
+
+/* Relative time: [+-]N[s|m|h|d], returned in seconds. */
+static long _parse_rel(int line, const char *key, const char *val)
+{
+	char *end = NULL;
+	long long v;
+	long mult = 1;
+
+	errno = 0;
+	v = strtoll(val, &end, 10);
+	if (errno || !end || (end == val))
+		_world_error(line, "bad time for %s: '%s' (want e.g. -3600, -90m, -2h, -1d)",
+			     key, val);
+	if (*end) {
+		if (!xstrcmp(end, "s"))
+			mult = 1;
+		else if (!xstrcmp(end, "m"))
+			mult = 60;
+		else if (!xstrcmp(end, "h"))
+			mult = 3600;
+		else if (!xstrcmp(end, "d"))
+			mult = 86400;
+		else
+			_world_error(line, "bad time unit in %s: '%s'",
+				     key, val);
+	}
+	if ((v > 100LL * 365 * 86400) || (v < -100LL * 365 * 86400))
+		_world_error(line, "time for %s out of range: '%s'", key, val);
+	return (long) (v * mult);
+}
+
+static int _find_qos_name(void *x, void *key)
+{
+	return !xstrcmp(((w_qos_t *) x)->name, (char *) key);
+}
+
+static int _find_part_name(void *x, void *key)
+{
+	return !xstrcmp(((w_part_t *) x)->name, (char *) key);
+}
+
+typedef struct {
+	const char *acct;
+	const char *user;
+} assoc_key_t;
+
+static int _find_assoc_key(void *x, void *key)
+{
+	w_assoc_t *a = x;
+	assoc_key_t *k = key;
+
+	return (!xstrcmp(a->acct, k->acct) && !xstrcmp(a->user, k->user));
+}
+
+static int _find_assoc_user(void *x, void *key)
+{
+	w_assoc_t *a = x;
+
+	return (a->user && !xstrcmp(a->user, (char *) key));
+}
+
+static w_assoc_t *_world_assoc(const char *acct, const char *user)
+{
+	assoc_key_t key = { .acct = acct, .user = user };
+
+	return list_find_first(world.assocs, _find_assoc_key, &key);
+}
+
+static int _find_str(void *x, void *key)
+{
+	return !xstrcmp((char *) x, (char *) key);
+}
+
+/* Split "key=value" in place; returns value or NULL. */
+static char *_kv(char *tok)
+{
+	char *eq = strchr(tok, '=');
+
+	if (!eq)
+		return NULL;
+	*eq = '\0';
+	return eq + 1;
+}
+
+static void _parse_cluster(int line, char **tok, int ntok)
+{
+	int i;
+
+	for (i = 1; i < ntok; i++) {
+		char *val = _kv(tok[i]);
+
+		if (!val)
+			_world_error(line, "expected key=value, got '%s'",
+				     tok[i]);
+		if (!xstrcmp(tok[i], "nodes"))
+			world.cluster_nodes = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "cpus"))
+			world.cluster_cpus = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "mem"))
+			world.cluster_mem = _parse_u32(line, tok[i], val);
+		else
+			_world_error(line, "unknown cluster option '%s'",
+				     tok[i]);
+	}
+	if (!world.cluster_nodes || !world.cluster_cpus)
+		_world_error(line, "cluster needs nodes=N and cpus=N (> 0)");
+}
+
+static void _parse_qos(int line, char **tok, int ntok)
+{
+	w_qos_t *q;
+	int i;
+
+	if (ntok < 2 || strchr(tok[1], '='))
+		_world_error(line, "usage: qos NAME priority=N [usage_factor=F] [flags=F] [id=N]");
+	if (list_find_first(world.qos, _find_qos_name, tok[1]))
+		_world_error(line, "qos '%s' defined twice", tok[1]);
+
+	q = xmalloc(sizeof(*q));
+	q->name = xstrdup(tok[1]);
+	q->usage_factor = 1.0;
+	q->line = line;
+	for (i = 2; i < ntok; i++) {
+		char *val = _kv(tok[i]);
+
+		if (!val)
+			_world_error(line, "expected key=value, got '%s'",
+				     tok[i]);
+		if (!xstrcmp(tok[i], "priority"))
+			q->priority = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "usage_factor"))
+			q->usage_factor = _parse_ldouble(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "id"))
+			q->id = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "flags")) {
+			q->flags = str_2_qos_flags(val, 0);
+			if (q->flags == INFINITE)
+				_world_error(line, "bad qos flags '%s'", val);
+		} else
+			_world_error(line, "unknown qos option '%s'", tok[i]);
+	}
+	list_append(world.qos, q);
+}
+
+static void _parse_assoc(int line, char **tok, int ntok)
+{
+	w_assoc_t *a;
+	char *at;
+	int i;
+	bool have_shares = false, have_uid = false;
+
+	if (ntok < 2 || strchr(tok[1], '='))
+		_world_error(line, "usage: assoc ACCOUNT|USER@ACCOUNT shares=N ...");
+
+	a = xmalloc(sizeof(*a));
+	a->line = line;
+	if ((at = strchr(tok[1], '@'))) {
+		*at = '\0';
+		a->user = xstrdup(tok[1]);
+		a->acct = xstrdup(at + 1);
+		a->parent = xstrdup(a->acct);
+		if (!a->user[0] || !a->acct[0])
+			_world_error(line, "bad association name '%s@%s'",
+				     tok[1], at + 1);
+	} else {
+		a->acct = xstrdup(tok[1]);
+		a->parent = xstrdup("root");
+	}
+	if (!xstrcmp(a->acct, "root") && !a->user)
+		_world_error(line, "the root association is implicit");
+	if (_world_assoc(a->acct, a->user))
+		_world_error(line, "association '%s%s%s' defined twice",
+			     a->user ? a->user : "", a->user ? "@" : "",
+			     a->acct);
+
+	for (i = 2; i < ntok; i++) {
+		char *val = _kv(tok[i]);
+
+		if (!val)
+			_world_error(line, "expected key=value, got '%s'",
+				     tok[i]);
+		if (!xstrcmp(tok[i], "shares")) {
+			if (!xstrcasecmp(val, "parent"))
+				a->shares = SLURMDB_FS_USE_PARENT;
+			else
+				a->shares = _parse_u32(line, tok[i], val);
+			have_shares = true;
+		} else if (!xstrcmp(tok[i], "parent")) {
+			if (a->user)
+				_world_error(line, "user associations take their account as parent");
+			xfree(a->parent);
+			a->parent = xstrdup(val);
+		} else if (!xstrcmp(tok[i], "usage")) {
+			if (!a->user)
+				_world_error(line, "usage= is only valid on user associations (account usage is the sum of its children)");
+			a->usage = _parse_ldouble(line, tok[i], val);
+		} else if (!xstrcmp(tok[i], "uid")) {
+			if (!a->user)
+				_world_error(line, "uid= is only valid on user associations");
+			a->uid = _parse_u32(line, tok[i], val);
+			have_uid = true;
+		} else if (!xstrcmp(tok[i], "priority"))
+			a->priority = _parse_u32(line, tok[i], val);
+		else
+			_world_error(line, "unknown assoc option '%s'",
+				     tok[i]);
+	}
+	if (!have_shares)
+		_world_error(line, "assoc needs shares=N (or shares=parent)");
+	if (a->user) {
+		if (!list_find_first(world.users, _find_str, a->user))
+			list_append(world.users, xstrdup(a->user));
+		if (!have_uid)
+			a->uid = NO_VAL;
+	}
+	list_append(world.assocs, a);
+}
+
+static void _parse_part(int line, char **tok, int ntok)
+{
+	w_part_t *p;
+	int i;
+
+	if (ntok < 2 || strchr(tok[1], '='))
+		_world_error(line, "usage: part NAME nodes=N cpus=N [factor=N] [tier=N] ...");
+	if (list_find_first(world.parts, _find_part_name, tok[1]))
+		_world_error(line, "partition '%s' defined twice", tok[1]);
+
+	p = xmalloc(sizeof(*p));
+	p->name = xstrdup(tok[1]);
+	p->factor = 1;
+	p->tier = 1;
+	p->max_time = INFINITE;
+	p->line = line;
+	for (i = 2; i < ntok; i++) {
+		char *val = _kv(tok[i]);
+		uint32_t v;
+
+		if (!val)
+			_world_error(line, "expected key=value, got '%s'",
+				     tok[i]);
+		if (!xstrcmp(tok[i], "nodes"))
+			p->nodes = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "cpus"))
+			p->cpus = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "mem"))
+			p->mem = _parse_u32(line, tok[i], val);
+		else if (!xstrcmp(tok[i], "factor") ||
+			 !xstrcmp(tok[i], "tier")) {
+			v = _parse_u32(line, tok[i], val);
+			if (v > 65533)
+				_world_error(line, "%s must be <= 65533",
+					     tok[i]);
+			if (tok[i][0] == 'f')
+				p->factor = v;
+			else
+				p->tier = v;
+		} else if (!xstrcmp(tok[i], "billing")) {
+			xfree(p->billing);
+			p->billing = xstrdup(val);
+		} else if (!xstrcmp(tok[i], "max_time"))
+			p->max_time = _parse_u32(line, tok[i], val);
+		else
+			_world_error(line, "unknown part option '%s'",
+				     tok[i]);
+	}
+	if (!p->nodes || !p->cpus)
+		_world_error(line, "part needs nodes=N and cpus=N (> 0)");
+	list_append(world.parts, p);
+}
+
+static int _find_job_id(void *x, void *key)
+{
+	return (((w_job_t *) x)->id == *(uint32_t *) key);
+}
+
+static void _parse_job(int line, char **tok, int ntok)
+{
+	w_job_t *j;
+	int i;
+	bool have_submit = false;
+
+	if (ntok < 2 || strchr(tok[1], '='))
+		_world_error(line, "usage: job ID user=U part=P submit=REL ...");
+
+	j = xmalloc(sizeof(*j));
+	j->line = line;
+	j->id = _parse_u32(line, "job id", tok[1]);
+	if (!j->id)
+		_world_error(line, "job id must be > 0");
+	if (list_find_first(world.jobs, _find_job_id, &j->id))
+		_world_error(line, "job %u defined twice", j->id);
+	j->cpus = 1;
+	j->nodes = 1;
+	j->time_limit = NO_VAL;
+	j->state = 'P';
+	j->priority = NO_VAL;
+	j->uid = NO_VAL;
+
+	for (i = 2; i < ntok; i++) {
+		char *key = tok[i], *val = _kv(tok[i]);
+
+		if (!val)
+			_world_error(line, "expected key=value, got '%s'",
+				     tok[i]);
+		if (!xstrcmp(key, "user")) {
+			xfree(j->user);
+			j->user = xstrdup(val);
+		} else if (!xstrcmp(key, "account")) {
+			xfree(j->account);
+			j->account = xstrdup(val);
+		} else if (!xstrcmp(key, "part")) {
+			xfree(j->parts);
+			j->parts = xstrdup(val);
+		} else if (!xstrcmp(key, "qos")) {
+			xfree(j->qos);
+			j->qos = xstrdup(val);
+		} else if (!xstrcmp(key, "cpus")) {
+			j->cpus = _parse_u32(line, key, val);
+		} else if (!xstrcmp(key, "nodes")) {
+			j->nodes = _parse_u32(line, key, val);
+		} else if (!xstrcmp(key, "mem")) {
+			j->mem = _parse_u32(line, key, val);
+		} else if (!xstrcmp(key, "submit")) {
+			j->submit = _parse_rel(line, key, val);
+			have_submit = true;
+		} else if (!xstrcmp(key, "begin")) {
+			j->begin = _parse_rel(line, key, val);
+			j->has_begin = true;
+		} else if (!xstrcmp(key, "accrue")) {
+			j->accrue = _parse_rel(line, key, val);
+			j->has_accrue = true;
+		} else if (!xstrcmp(key, "start")) {
+			j->start = _parse_rel(line, key, val);
+			j->has_start = true;
+		} else if (!xstrcmp(key, "time_limit")) {
+			j->time_limit = _parse_u32(line, key, val);
+		} else if (!xstrcmp(key, "state")) {
+			if (!xstrcasecmp(val, "PD") ||
+			    !xstrcasecmp(val, "PENDING"))
+				j->state = 'P';
+			else if (!xstrcasecmp(val, "R") ||
+				 !xstrcasecmp(val, "RUNNING"))
+				j->state = 'R';
+			else if (!xstrcasecmp(val, "HELD"))
+				j->state = 'H';
+			else
+				_world_error(line, "bad state '%s' (PD, R or HELD)",
+					     val);
+		} else if (!xstrcmp(key, "nice")) {
+			j->nice = _parse_i32(line, key, val);
+			if ((j->nice > (int32_t) (NICE_OFFSET - 3)) ||
+			    (j->nice < -(int32_t) (NICE_OFFSET - 3)))
+				_world_error(line, "nice out of range");
+		} else if (!xstrcmp(key, "site")) {
+			j->site = _parse_i32(line, key, val);
+		} else if (!xstrcmp(key, "priority")) {
+			j->priority = _parse_u32(line, key, val);
+			if (!j->priority)
+				_world_error(line, "priority=0 is a hold, use state=HELD");
+		} else if (!xstrcmp(key, "uid")) {
+			j->uid = _parse_u32(line, key, val);
+		} else
+			_world_error(line, "unknown job option '%s'", key);
+	}
+	if (!j->user)
+		_world_error(line, "job needs user=U");
+	if (!j->parts)
+		_world_error(line, "job needs part=P[,P2...]");
+	if (!have_submit)
+		_world_error(line, "job needs submit=REL (e.g. submit=-1h)");
+	if (!j->cpus || !j->nodes)
+		_world_error(line, "cpus and nodes must be > 0");
+	if (j->has_start && (j->state != 'R'))
+		_world_error(line, "start= is only valid with state=R");
+	list_append(world.jobs, j);
+}
+
+static void _world_read(const char *file)
+{
+	FILE *fp;
+	char *buf = NULL;
+	size_t len = 0;
+	int line = 0;
+
+	world.file = file;
+	world.qos = list_create(_free_qos);
+	world.assocs = list_create(_free_assoc);
+	world.parts = list_create(_free_part);
+	world.jobs = list_create(_free_job);
+	world.users = list_create(xfree_ptr);
+
+	if (!(fp = fopen(file, "r")))
+		_die("cannot open world file %s: %s", file, strerror(errno));
+
+	while (getline(&buf, &len, fp) >= 0) {
+		char *tok[64], *save = NULL, *p, *hash;
+		int ntok = 0;
+
+		line++;
+		if ((hash = strchr(buf, '#')))
+			*hash = '\0';
+		for (p = strtok_r(buf, " \t\r\n", &save); p;
+		     p = strtok_r(NULL, " \t\r\n", &save)) {
+			if (ntok >= 64)
+				_world_error(line, "too many tokens");
+			tok[ntok++] = p;
+		}
+		if (!ntok)
+			continue;
+
+		if (!xstrcmp(tok[0], "cluster"))
+			_parse_cluster(line, tok, ntok);
+		else if (!xstrcmp(tok[0], "qos"))
+			_parse_qos(line, tok, ntok);
+		else if (!xstrcmp(tok[0], "assoc"))
+			_parse_assoc(line, tok, ntok);
+		else if (!xstrcmp(tok[0], "part"))
+			_parse_part(line, tok, ntok);
+		else if (!xstrcmp(tok[0], "job"))
+			_parse_job(line, tok, ntok);
+		else
+			_world_error(line, "unknown directive '%s' (cluster, qos, assoc, part, job)",
+				     tok[0]);
+	}
+	free(buf);
+	fclose(fp);
+}
+
+static int _find_qos_id_1(void *x, void *key)
+{
+	(void) key;
+	return (((w_qos_t *) x)->id == 1);
+}
+
+/* Cross-reference checks, implicit objects and derived numbers. */
+static void _world_check(void)
+{
+	ListIterator itr;
+	w_assoc_t *a, *root;
+	w_qos_t *q;
+	w_part_t *p;
+	w_job_t *j;
+	uint32_t next_id = 1;
+
+	/* implicit root association, first in the list */
+	root = xmalloc(sizeof(*root));
+	root->acct = xstrdup("root");
+	root->shares = 1;
+	list_prepend(world.assocs, root);
+
+	itr = list_iterator_create(world.assocs);
+	while ((a = list_next(itr))) {
+		if (a == root)
+			continue;
+		if (!_world_assoc(a->parent, NULL))
+			_world_error(a->line, "parent account '%s' is not defined",
+				     a->parent);
+		if (a->user && (a->uid == NO_VAL)) {
+			/* uid from the user's first appearance */
+			int n = 0;
+			ListIterator uitr = list_iterator_create(world.users);
+			char *u;
+
+			while ((u = list_next(uitr)) && xstrcmp(u, a->user))
+				n++;
+			list_iterator_destroy(uitr);
+			a->uid = HARNESS_UID_BASE + n;
+		}
+	}
+	/* account cycles: every account must reach root */
+	list_iterator_reset(itr);
+	while ((a = list_next(itr))) {
+		w_assoc_t *up = a;
+		int depth = 0;
+
+		while (up && (up != root) && (depth++ < 1000))
+			up = _world_assoc(up->parent, NULL);
+		if (up != root)
+			_world_error(a->line, "account hierarchy of '%s' does not lead to root",
+				     a->acct);
+	}
+	list_iterator_destroy(itr);
+
+	/* implicit QOS "normal"; ids for the others */
+	if (!list_find_first(world.qos, _find_qos_name, "normal")) {
+		q = xmalloc(sizeof(*q));
+		q->name = xstrdup("normal");
+		q->usage_factor = 1.0;
+		list_prepend(world.qos, q);
+	}
+	/* id 1 is "normal"'s (as in slurmdbd) unless taken explicitly */
+	next_id = 2;
+	itr = list_iterator_create(world.qos);
+	while ((q = list_next(itr))) {
+		w_qos_t *q2;
+		ListIterator i2;
+
+		if (!q->id)
+			continue;
+		next_id = MAX(next_id, q->id + 1);
+		i2 = list_iterator_create(world.qos);
+		while ((q2 = list_next(i2)))
+			if ((q2 != q) && (q2->id == q->id))
+				_world_error(q2->line, "qos id %u used twice",
+					     q->id);
+		list_iterator_destroy(i2);
+	}
+	list_iterator_reset(itr);
+	while ((q = list_next(itr))) {
+		if (q->id)
+			continue;
+		if (!xstrcmp(q->name, "normal") &&
+		    !list_find_first(world.qos, _find_qos_id_1, NULL))
+			q->id = 1;
+		else
+			q->id = next_id++;
+	}
+	list_iterator_destroy(itr);
+
+	if (!list_count(world.parts))
+		_world_error(0, "no partitions defined");
+	itr = list_iterator_create(world.parts);
+	while ((p = list_next(itr))) {
+		if (!world.cluster_nodes)
+			world.cluster_cpus = MAX(world.cluster_cpus, p->cpus);
+		world.cluster_mem = MAX(world.cluster_mem, p->mem);
+	}
+	if (!world.cluster_nodes) {
+		list_iterator_reset(itr);
+		while ((p = list_next(itr)))
+			world.cluster_nodes = MAX(world.cluster_nodes,
+						  p->nodes);
+	}
+	list_iterator_destroy(itr);
+
+	itr = list_iterator_create(world.jobs);
+	while ((j = list_next(itr))) {
+		char *tmp, *tok, *save = NULL;
+
+		if (!j->account) {
+			a = list_find_first(world.assocs, _find_assoc_user,
+					    j->user);
+			if (!a)
+				_world_error(j->line, "user '%s' has no association",
+					     j->user);
+			j->account = xstrdup(a->acct);
+		}
+		if (!_world_assoc(j->account, j->user))
+			_world_error(j->line, "no association %s@%s",
+				     j->user, j->account);
+		if (!j->qos)
+			j->qos = xstrdup("normal");
+		if (!list_find_first(world.qos, _find_qos_name, j->qos))
+			_world_error(j->line, "qos '%s' is not defined",
+				     j->qos);
+		tmp = xstrdup(j->parts);
+		for (tok = strtok_r(tmp, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (!list_find_first(world.parts, _find_part_name,
+					     tok))
+				_world_error(j->line, "partition '%s' is not defined",
+					     tok);
+		xfree(tmp);
+	}
+	list_iterator_destroy(itr);
+}
+
+/*****************************************************************************\
+ *  Building the controller's in-memory state
+\*****************************************************************************/
+
+/* TRES from AccountingStorageTRES, ids as slurmctld/slurmdbd assign them. */
+static void _build_tres(void)
+{
+	slurmdb_update_object_t update;
+	List names = list_create(xfree_ptr);
+	char *name;
+	uint32_t next_id = 1001;
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+
+	if (!slurm_conf.accounting_storage_tres)
+		_die("no AccountingStorageTRES in the configuration");
+	slurm_addto_char_list(names, slurm_conf.accounting_storage_tres);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_TRES;
+	update.objects = list_create(slurmdb_destroy_tres_rec);
+
+	while ((name = list_pop(names))) {
+		slurmdb_tres_rec_t *t = xmalloc(sizeof(*t));
+		char *slash = strchr(name, '/');
+		static const struct {
+			const char *name;
+			uint32_t id;
+		} known[] = {
+			{ "cpu", TRES_CPU }, { "mem", TRES_MEM },
+			{ "energy", TRES_ENERGY }, { "node", TRES_NODE },
+			{ "billing", TRES_BILLING },
+			{ "fs/disk", TRES_FS_DISK },
+			{ "vmem", TRES_VMEM }, { "pages", TRES_PAGES },
+		};
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(known); k++)
+			if (!xstrcasecmp(name, known[k].name))
+				t->id = known[k].id;
+		if (slash) {
+			*slash = '\0';
+			t->name = xstrdup(slash + 1);
+		}
+		t->type = name;
+		if (!t->id)
+			t->id = next_id++;
+		list_append(update.objects, t);
+	}
+	FREE_NULL_LIST(names);
+
+	assoc_mgr_update_tres(&update, false);
+	FREE_NULL_LIST(update.objects);
+
+	assoc_mgr_lock(&locks);
+	slurmctld_tres_cnt = g_tres_count;
+	assoc_mgr_unlock(&locks);
+	if ((slurmctld_tres_cnt < TRES_ARRAY_TOTAL_CNT) ||
+	    xstrcmp(assoc_mgr_tres_array[TRES_ARRAY_BILLING]->type,
+		    "billing"))
+		_die("AccountingStorageTRES must include the standard TRES (cpu,mem,energy,node,billing,...)");
+}
+
+/* Assign ids and nested-set lft/rgt (as slurmdbd stores them). */
+static uint32_t _number_assocs(w_assoc_t *a, uint32_t *next_id, uint32_t lft)
+{
+	ListIterator itr;
+	w_assoc_t *c;
+
+	a->id = (*next_id)++;
+	a->lft = lft++;
+	itr = list_iterator_create(world.assocs);
+	while ((c = list_next(itr))) {
+		if (c == a || xstrcmp(c->parent, a->acct) || a->user)
+			continue;
+		if (c->user && xstrcmp(c->acct, a->acct))
+			continue;
+		if (!c->user && !xstrcmp(c->acct, a->acct))
+			continue;	/* the account itself */
+		lft = _number_assocs(c, next_id, lft);
+	}
+	list_iterator_destroy(itr);
+	a->rgt = lft++;
+	return lft;
+}
+
+static void _build_assoc_mgr(void)
+{
+	assoc_init_args_t args;
+	slurmdb_update_object_t update;
+	assoc_mgr_lock_t locks = {
+		.assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK,
+		.user = WRITE_LOCK,
+	};
+	ListIterator itr;
+	w_qos_t *q;
+	w_assoc_t *a, *root = list_peek(world.assocs);
+	uint32_t next_id = 1;
+
+	/* slurmctld running from its cache: no slurmdbd connection */
+	running_cache = RUNNING_CACHE_STATE_RUNNING;
+	memset(&args, 0, sizeof(args));
+	args.cache_level = ASSOC_MGR_CACHE_ALL;
+	args.enforce = accounting_enforce;
+	args.running_cache = &running_cache;
+	args.state_save_location = &slurm_conf.state_save_location;
+	if (assoc_mgr_init(acct_db_conn, &args, SLURM_SUCCESS))
+		_die("assoc_mgr_init failed");
+
+	_build_tres();
+
+	_number_assocs(root, &next_id, 1);
+
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_qos_list)
+		assoc_mgr_qos_list = list_create(slurmdb_destroy_qos_rec);
+	if (!assoc_mgr_user_list)
+		assoc_mgr_user_list = list_create(slurmdb_destroy_user_rec);
+	if (!assoc_mgr_assoc_list)
+		assoc_mgr_assoc_list = list_create(slurmdb_destroy_assoc_rec);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_QOS;
+	update.objects = list_create(slurmdb_destroy_qos_rec);
+	itr = list_iterator_create(world.qos);
+	while ((q = list_next(itr))) {
+		slurmdb_qos_rec_t *rec = xmalloc(sizeof(*rec));
+
+		slurmdb_init_qos_rec(rec, 0, NO_VAL);
+		rec->id = q->id;
+		rec->name = xstrdup(q->name);
+		rec->priority = q->priority;
+		rec->usage_factor = q->usage_factor;
+		rec->usage_thres = (double) INFINITE;
+		rec->flags = q->flags;
+		rec->description = xstrdup("harness");
+		list_append(update.objects, rec);
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_update_qos(&update, true);
+	FREE_NULL_LIST(update.objects);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	itr = list_iterator_create(world.assocs);
+	while ((a = list_next(itr))) {
+		slurmdb_assoc_rec_t *rec = xmalloc(sizeof(*rec));
+		w_assoc_t *parent = NULL;
+
+		slurmdb_init_assoc_rec(rec, 0);
+		rec->id = a->id;
+		rec->lft = a->lft;
+		rec->rgt = a->rgt;
+		rec->cluster = xstrdup(slurm_conf.cluster_name);
+		rec->acct = xstrdup(a->acct);
+		rec->user = xstrdup(a->user);
+		rec->shares_raw = a->shares;
+		rec->priority = a->priority;
+		rec->is_def = 1;
+		if (a != root) {
+			parent = _world_assoc(a->parent, NULL);
+			rec->parent_id = parent->id;
+			if (!a->user)
+				rec->parent_acct = xstrdup(a->parent);
+		}
+		rec->usage = slurmdb_create_assoc_usage(g_tres_count);
+		if (a->user) {
+			rec->usage->usage_raw = a->usage;
+			rec->usage->usage_tres_raw[TRES_ARRAY_CPU] = a->usage;
+			rec->usage->usage_tres_raw[TRES_ARRAY_BILLING] =
+				a->usage;
+		}
+		a->rec = rec;
+		list_append(update.objects, rec);
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_update_assocs(&update, true);
+	FREE_NULL_LIST(update.objects);
+
+	/*
+	 * The user names are not real accounts on this host, so assoc_mgr
+	 * could not resolve them; use the world's uids (not rehashed).
+	 */
+	itr = list_iterator_create(world.assocs);
+	while ((a = list_next(itr))) {
+		if (a->user)
+			a->rec->uid = a->uid;
+	}
+	list_iterator_destroy(itr);
+
+	if (!assoc_mgr_root_assoc || (assoc_mgr_root_assoc != root->rec))
+		_die("assoc_mgr did not accept the association tree");
+	assoc_mgr_unlock(&locks);
+}
+
+static void _free_part_record(void *x)
+{
+	part_record_t *part_ptr = x;
+
+	xfree(part_ptr->name);
+	xfree(part_ptr->billing_weights_str);
+	xfree(part_ptr->billing_weights);
+	xfree(part_ptr->tres_cnt);
+	xfree(part_ptr->tres_fmt_str);
+	xfree(part_ptr);
+}
+
+static void _build_parts(void)
+{
+	ListIterator itr;
+	w_part_t *p;
+	part_record_t *part_ptr;
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+
+	part_list = list_create(_free_part_record);
+	part_max_priority = DEF_PART_MAX_PRIORITY;
+
+	assoc_mgr_lock(&locks);
+	itr = list_iterator_create(world.parts);
+	while ((p = list_next(itr))) {
+		part_ptr = xmalloc(sizeof(*part_ptr));
+		part_ptr->magic = PART_MAGIC;
+		part_ptr->name = xstrdup(p->name);
+		part_ptr->priority_job_factor = p->factor;
+		part_ptr->priority_tier = p->tier;
+		part_ptr->total_nodes = p->nodes;
+		part_ptr->total_cpus = p->cpus;
+		part_ptr->max_nodes = INFINITE;
+		part_ptr->max_nodes_orig = INFINITE;
+		part_ptr->min_nodes = 1;
+		part_ptr->min_nodes_orig = 1;
+		part_ptr->max_time = p->max_time;
+		part_ptr->default_time = NO_VAL;
+		part_ptr->max_cpus_per_node = INFINITE;
+		part_ptr->max_share = 1;
+		part_ptr->state_up = PARTITION_UP;
+		part_ptr->grace_time = 0;
+		part_ptr->preempt_mode = NO_VAL16;
+		part_ptr->cpu_bind = 0;
+		part_ptr->over_time_limit = NO_VAL16;
+
+		if (p->billing) {
+			part_ptr->billing_weights = slurm_get_tres_weight_array(
+				p->billing, slurmctld_tres_cnt, false);
+			if (!part_ptr->billing_weights)
+				_world_error(p->line, "bad billing weights '%s'",
+					     p->billing);
+			part_ptr->billing_weights_str = xstrdup(p->billing);
+		}
+
+		part_ptr->tres_cnt = xcalloc(slurmctld_tres_cnt,
+					     sizeof(uint64_t));
+		part_ptr->tres_cnt[TRES_ARRAY_CPU] = p->cpus;
+		part_ptr->tres_cnt[TRES_ARRAY_MEM] = p->mem;
+		part_ptr->tres_cnt[TRES_ARRAY_NODE] = p->nodes;
+		part_ptr->tres_cnt[TRES_ARRAY_BILLING] =
+			assoc_mgr_tres_weighted(part_ptr->tres_cnt,
+						part_ptr->billing_weights,
+						slurm_conf.priority_flags,
+						true);
+		part_ptr->tres_fmt_str = assoc_mgr_make_tres_str_from_array(
+			part_ptr->tres_cnt, TRES_STR_CONVERT_UNITS, true);
+
+		part_max_priority = MAX(part_max_priority, p->factor);
+		p->rec = part_ptr;
+		list_append(part_list, part_ptr);
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+
+	itr = list_iterator_create(part_list);
+	while ((part_ptr = list_next(itr)))
+		part_ptr->norm_priority =
+			(double) part_ptr->priority_job_factor /
+			(double) part_max_priority;
+	list_iterator_destroy(itr);
+	last_part_update = time(NULL);
+
+	cluster_cpus = world.cluster_cpus;
+	node_record_count = world.cluster_nodes;
+}
+
+static void _free_job_record(void *x)
+{
+	job_record_t *job_ptr = x;
+
+	if (job_ptr->details) {
+		job_ptr->details->magic = 0;
+		xfree(job_ptr->details);
+	}
+	if (job_ptr->prio_factors)
+		slurm_destroy_priority_factors_object(job_ptr->prio_factors);
+	FREE_NULL_LIST(job_ptr->part_ptr_list);
+	xfree(job_ptr->priority_array);
+	xfree(job_ptr->account);
+	xfree(job_ptr->partition);
+	xfree(job_ptr->name);
+	xfree(job_ptr->user_name);
+	xfree(job_ptr->tres_req_cnt);
+	xfree(job_ptr->tres_req_str);
+	xfree(job_ptr->tres_fmt_req_str);
+	xfree(job_ptr->tres_alloc_cnt);
+	xfree(job_ptr->tres_alloc_str);
+	xfree(job_ptr->tres_fmt_alloc_str);
+	job_ptr->magic = 0;
+	xfree(job_ptr);
+}
+
+static int _find_ptr(void *x, void *key)
+{
+	return (x == key);
+}
+
+/* Build one job record the way slurmctld has it after job_allocate(). */
+static job_record_t *_build_job(w_job_t *j, time_t now)
+{
+	job_record_t *job_ptr = xmalloc(sizeof(*job_ptr));
+	struct job_details *d = xmalloc(sizeof(*d));
+	w_assoc_t *a = _world_assoc(j->account, j->user);
+	w_qos_t *q = list_find_first(world.qos, _find_qos_name, j->qos);
+	char *tmp, *tok, *save = NULL;
+
+	job_ptr->magic = JOB_MAGIC;
+	job_ptr->job_id = j->id;
+	job_ptr->db_index = j->id;
+	job_ptr->array_task_id = NO_VAL;
+	job_ptr->user_id = (j->uid != NO_VAL) ? j->uid : a->uid;
+	job_ptr->group_id = job_ptr->user_id;
+	job_ptr->user_name = xstrdup(j->user);
+	job_ptr->name = xstrdup_printf("job%u", j->id);
+	job_ptr->account = xstrdup(j->account);
+	job_ptr->assoc_id = a->rec->id;
+	job_ptr->assoc_ptr = a->rec;
+	job_ptr->qos_id = q->id;
+	job_ptr->qos_ptr = list_find_first(assoc_mgr_qos_list,
+					   slurmdb_find_qos_in_list,
+					   &job_ptr->qos_id);
+	job_ptr->partition = xstrdup(j->parts);
+	job_ptr->time_limit = j->time_limit;
+	job_ptr->site_factor = NICE_OFFSET + j->site;
+	job_ptr->billable_tres = (double) NO_VAL;
+	job_ptr->end_time_exp = NO_VAL;
+
+	tmp = xstrdup(j->parts);
+	for (tok = strtok_r(tmp, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		part_record_t *part_ptr = find_part_record(tok);
+
+		if (!job_ptr->part_ptr) {
+			job_ptr->part_ptr = part_ptr;
+		} else {
+			if (!job_ptr->part_ptr_list) {
+				job_ptr->part_ptr_list = list_create(NULL);
+				list_append(job_ptr->part_ptr_list,
+					    job_ptr->part_ptr);
+			}
+			if (!list_find_first(job_ptr->part_ptr_list,
+					     _find_ptr, part_ptr))
+				list_append(job_ptr->part_ptr_list, part_ptr);
+		}
+	}
+	xfree(tmp);
+	if (job_ptr->part_ptr_list)
+		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+
+	d->magic = DETAILS_MAGIC;
+	d->submit_time = now + j->submit;
+	d->begin_time = now + (j->has_begin ? j->begin : j->submit);
+	/* as acct_policy_handle_accrue_time() leaves it */
+	if (j->has_accrue)
+		d->accrue_time = now + j->accrue;
+	else if (slurm_conf.priority_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS)
+		d->accrue_time = d->submit_time;
+	else if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		d->accrue_time = d->begin_time;
+	else if ((j->state == 'H') || (d->begin_time > now))
+		d->accrue_time = 0;	/* not eligible: no accrual yet */
+	else
+		d->accrue_time = d->begin_time;
+	d->min_cpus = j->cpus;
+	d->orig_min_cpus = j->cpus;
+	d->max_cpus = NO_VAL;
+	d->orig_max_cpus = NO_VAL;
+	d->min_nodes = j->nodes;
+	d->max_nodes = j->nodes;
+	d->num_tasks = j->cpus;
+	d->pn_min_memory = j->mem;
+	d->orig_pn_min_memory = j->mem;
+	d->nice = NICE_OFFSET + j->nice;
+	d->share_res = NO_VAL8;
+	d->whole_node = 0;
+	job_ptr->details = d;
+
+	switch (j->state) {
+	case 'R':
+		job_ptr->job_state = JOB_RUNNING;
+		job_ptr->state_reason = WAIT_NO_REASON;
+		job_ptr->start_time = now + (j->has_start ? j->start :
+					     (d->begin_time - now));
+		job_ptr->total_cpus = j->cpus;
+		job_ptr->node_cnt = j->nodes;
+		if (j->time_limit != NO_VAL) {
+			job_ptr->end_time = job_ptr->start_time +
+					    (time_t) j->time_limit * 60;
+			job_ptr->end_time_exp = job_ptr->end_time;
+		} else {
+			job_ptr->end_time = job_ptr->start_time +
+					    365 * 86400;
+			job_ptr->end_time_exp = job_ptr->end_time;
+		}
+		break;
+	case 'H':
+		job_ptr->job_state = JOB_PENDING;
+		job_ptr->state_reason = WAIT_HELD_USER;
+		job_ptr->priority = 0;
+		break;
+	default:
+		job_ptr->job_state = JOB_PENDING;
+		job_ptr->state_reason = WAIT_NO_REASON;
+		break;
+	}
+	if (j->state != 'H') {
+		if (j->priority != NO_VAL) {
+			job_ptr->priority = j->priority;
+			job_ptr->direct_set_prio = 1;
+		} else
+			job_ptr->priority = NO_VAL;
+	}
+	return job_ptr;
+}
+
+/* job_set_req_tres()/job_set_alloc_tres() equivalents; assoc_mgr locked */
+static void _set_job_tres(job_record_t *job_ptr, uint64_t mem_per_node)
+{
+	uint64_t *req = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+
+	req[TRES_ARRAY_CPU] = job_ptr->details->min_cpus;
+	req[TRES_ARRAY_NODE] = job_ptr->details->min_nodes;
+	req[TRES_ARRAY_MEM] = mem_per_node * job_ptr->details->min_nodes;
+	req[TRES_ARRAY_BILLING] = assoc_mgr_tres_weighted(
+		req, job_ptr->part_ptr->billing_weights,
+		slurm_conf.priority_flags, true);
+	job_ptr->tres_req_cnt = req;
+	job_ptr->tres_req_str = assoc_mgr_make_tres_str_from_array(
+		req, TRES_STR_FLAG_SIMPLE, true);
+	job_ptr->tres_fmt_req_str = assoc_mgr_make_tres_str_from_array(
+		req, TRES_STR_CONVERT_UNITS, true);
+
+	if (!IS_JOB_RUNNING(job_ptr))
+		return;
+
+	job_ptr->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
+					  sizeof(uint64_t));
+	memcpy(job_ptr->tres_alloc_cnt, req,
+	       slurmctld_tres_cnt * sizeof(uint64_t));
+	job_ptr->tres_alloc_cnt[TRES_ARRAY_BILLING] =
+		(uint64_t) calc_job_billable_tres(job_ptr,
+						  job_ptr->start_time, true);
+	job_ptr->tres_alloc_str = assoc_mgr_make_tres_str_from_array(
+		job_ptr->tres_alloc_cnt, TRES_STR_FLAG_SIMPLE, true);
+	job_ptr->tres_fmt_alloc_str = assoc_mgr_make_tres_str_from_array(
+		job_ptr->tres_alloc_cnt, TRES_STR_CONVERT_UNITS, true);
+}
+
+/* slurmctld's set_job_prio(): the submit path's priority assignment */
+static void _set_job_prio(job_record_t *job_ptr)
+{
+	uint32_t relative_prio;
+
+	job_ptr->priority = priority_g_set(lowest_prio, job_ptr);
+	if ((job_ptr->priority == 0) || job_ptr->direct_set_prio)
+		return;
+
+	relative_prio = job_ptr->priority;
+	if (job_ptr->details && (job_ptr->details->nice != NICE_OFFSET)) {
+		int64_t offset = job_ptr->details->nice;
+
+		offset -= NICE_OFFSET;
+		relative_prio += offset;
+	}
+	lowest_prio = MIN(relative_prio, lowest_prio);
+}
+
+/* "Submit" every job: append to job_list and set its initial priority. */
+static void _submit_jobs(time_t now)
+{
+	slurmctld_lock_t submit_lock = {
+		READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK
+	};
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	ListIterator itr;
+	w_job_t *j;
+
+	lock_slurmctld(submit_lock);
+	itr = list_iterator_create(world.jobs);
+	while ((j = list_next(itr))) {
+		job_record_t *job_ptr;
+
+		assoc_mgr_lock(&locks);
+		job_ptr = _build_job(j, now);
+		_set_job_tres(job_ptr, j->mem);
+		assoc_mgr_unlock(&locks);
+
+		list_append(job_list, job_ptr);
+		/* as job_allocate(): only jobs without a set priority */
+		if (job_ptr->priority == NO_VAL)
+			_set_job_prio(job_ptr);
+		last_job_update = now;
+	}
+	list_iterator_destroy(itr);
+	unlock_slurmctld(submit_lock);
+}
+
+/*****************************************************************************\
+ *  Report
+\*****************************************************************************/
+static void _print_ld(const char *key, long double v)
+{
+	if (isnan(v))
+		printf(" %s=nan", key);
+	else if (isinf(v) || (fabsl(v) >= LDBL_MAX))	/* valgrind: MAX */
+		printf(" %s=%sinf", key, (v < 0) ? "-" : "");
+	else if (fuzzy_equal(v, NO_VAL))
+		printf(" %s=noval", key);
+	else
+		printf(" %s=%.6Lf", key, v);
+}
+
+static int _cmp_qos_name(void *x, void *y)
+{
+	slurmdb_qos_rec_t *a = *(slurmdb_qos_rec_t **) x;
+	slurmdb_qos_rec_t *b = *(slurmdb_qos_rec_t **) y;
+
+	return xstrcmp(a->name, b->name);
+}
+
+static int _cmp_part_name(void *x, void *y)
+{
+	part_record_t *a = *(part_record_t **) x;
+	part_record_t *b = *(part_record_t **) y;
+
+	return xstrcmp(a->name, b->name);
+}
+
+static void _report_world(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	slurmctld_lock_t part_read = { NO_LOCK, NO_LOCK, NO_LOCK, READ_LOCK,
+				       NO_LOCK };
+	ListIterator itr;
+	slurmdb_qos_rec_t *qos;
+	slurmdb_assoc_rec_t *assoc;
+	part_record_t *part_ptr;
+	List sorted;
+
+	assoc_mgr_lock(&locks);
+	sorted = list_shallow_copy(assoc_mgr_qos_list);
+	list_sort(sorted, _cmp_qos_name);
+	itr = list_iterator_create(sorted);
+	while ((qos = list_next(itr))) {
+		printf("qos %s priority=%u usage_factor=%.6f",
+		       qos->name, qos->priority, qos->usage_factor);
+		_print_ld("norm_priority", qos->usage ?
+			  qos->usage->norm_priority : 0.0);
+		printf("\n");
+	}
+	list_iterator_destroy(itr);
+	FREE_NULL_LIST(sorted);
+
+	/* assoc_mgr keeps the list in hierarchical (sshare) order */
+	itr = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(itr))) {
+		slurmdb_assoc_usage_t *u = assoc->usage;
+
+		if (assoc->user)
+			printf("assoc %s@%s", assoc->user, assoc->acct);
+		else
+			printf("assoc %s", assoc->acct);
+		if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+			printf(" shares_raw=parent");
+		else
+			printf(" shares_raw=%u", assoc->shares_raw);
+		_print_ld("shares_norm", u->shares_norm);
+		_print_ld("usage_raw", u->usage_raw);
+		_print_ld("usage_norm", u->usage_norm);
+		_print_ld("usage_efctv", u->usage_efctv);
+		_print_ld("fs_factor", u->fs_factor);
+		_print_ld("level_fs", u->level_fs);
+		_print_ld("priority_norm", u->priority_norm);
+		printf("\n");
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+
+	lock_slurmctld(part_read);
+	sorted = list_shallow_copy(part_list);
+	list_sort(sorted, _cmp_part_name);
+	itr = list_iterator_create(sorted);
+	while ((part_ptr = list_next(itr))) {
+		printf("part %s factor=%u tier=%u nodes=%u cpus=%u",
+		       part_ptr->name, part_ptr->priority_job_factor,
+		       part_ptr->priority_tier, part_ptr->total_nodes,
+		       part_ptr->total_cpus);
+		_print_ld("norm_priority", part_ptr->norm_priority);
+		printf("\n");
+	}
+	list_iterator_destroy(itr);
+	FREE_NULL_LIST(sorted);
+	unlock_slurmctld(part_read);
+}
+
+typedef struct {
+	uint32_t job_id;
+	char *part;
+	char *line;
+} row_t;
+
+static void _free_row(void *x)
+{
+	row_t *r = x;
+
+	xfree(r->part);
+	xfree(r->line);
+	xfree(r);
+}
+
+static int _cmp_row(void *x, void *y)
+{
+	row_t *a = *(row_t **) x;
+	row_t *b = *(row_t **) y;
+
+	if (a->job_id != b->job_id)
+		return (a->job_id < b->job_id) ? -1 : 1;
+	return xstrcmp(a->part, b->part);
+}
+
+static void _add_row(List rows, uint32_t job_id, const char *part,
+		     char *line)
+{
+	row_t *r = xmalloc(sizeof(*r));
+
+	r->job_id = job_id;
+	r->part = xstrdup(part);
+	r->line = line;
+	list_append(rows, r);
+}
+
+static void _print_rows(List rows)
+{
+	ListIterator itr;
+	row_t *r;
+
+	list_sort(rows, _cmp_row);
+	itr = list_iterator_create(rows);
+	while ((r = list_next(itr)))
+		printf("%s\n", r->line);
+	list_iterator_destroy(itr);
+}
+
+/*
+ * One row per job with job_ptr->priority; multi-partition jobs get one
+ * row per partition with their priority_array entry (in part_ptr_list
+ * order, as slurmctld's scheduler pairs them) plus a "part=*" row.
+ */
+static void _report_jobs(void)
+{
+	slurmctld_lock_t job_read = { READ_LOCK, READ_LOCK, NO_LOCK,
+				      READ_LOCK, NO_LOCK };
+	List rows = list_create(_free_row);
+	ListIterator itr;
+	job_record_t *job_ptr;
+
+	lock_slurmctld(job_read);
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		char *state = job_state_string(job_ptr->job_state);
+		char *reason = job_reason_string(job_ptr->state_reason);
+		part_record_t *part_ptr;
+		ListIterator pitr;
+		int i = 0;
+
+		if (!job_ptr->part_ptr_list) {
+			_add_row(rows, job_ptr->job_id,
+				 job_ptr->part_ptr->name,
+				 xstrdup_printf("job %u part=%s state=%s reason=%s priority=%u",
+						job_ptr->job_id,
+						job_ptr->part_ptr->name,
+						state, reason,
+						job_ptr->priority));
+			continue;
+		}
+		_add_row(rows, job_ptr->job_id, "*",
+			 xstrdup_printf("job %u part=* state=%s reason=%s priority=%u",
+					job_ptr->job_id, state, reason,
+					job_ptr->priority));
+		pitr = list_iterator_create(job_ptr->part_ptr_list);
+		while ((part_ptr = list_next(pitr))) {
+			char *prio;
+
+			if (job_ptr->priority_array)
+				prio = xstrdup_printf(
+					"%u", job_ptr->priority_array[i]);
+			else
+				prio = xstrdup("-");
+			_add_row(rows, job_ptr->job_id, part_ptr->name,
+				 xstrdup_printf("job %u part=%s state=%s reason=%s priority=%s",
+						job_ptr->job_id,
+						part_ptr->name, state,
+						reason, prio));
+			xfree(prio);
+			i++;
+		}
+		list_iterator_destroy(pitr);
+	}
+	list_iterator_destroy(itr);
+	unlock_slurmctld(job_read);
+
+	_print_rows(rows);
+	FREE_NULL_LIST(rows);
+}
+
+/* What sprio shows: priority_g_get_priority_factors_list() as root. */
+static void _report_factors(void)
+{
+	priority_factors_request_msg_t req;
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+	List factors, rows = list_create(_free_row);
+	ListIterator itr;
+	priority_factors_object_t *obj;
+
+	memset(&req, 0, sizeof(req));
+	factors = priority_g_get_priority_factors_list(&req, 0);
+	if (!factors) {
+		FREE_NULL_LIST(rows);
+		return;
+	}
+
+	assoc_mgr_lock(&locks);
+	itr = list_iterator_create(factors);
+	while ((obj = list_next(itr))) {
+		char *line = NULL, *sep = "";
+		uint32_t i;
+
+		xstrfmtcat(line, "factors %u part=%s user=%u",
+			   obj->job_id, obj->partition ? obj->partition : "-",
+			   obj->user_id);
+		if (obj->direct_prio > 0) {
+			xstrfmtcat(line, " direct=%.6f", obj->direct_prio);
+		} else {
+			xstrfmtcat(line, " age=%.6f assoc=%.6f fairshare=%.6f jobsize=%.6f partition=%.6f qos=%.6f site=%"PRId64" nice=%"PRId64,
+				   obj->priority_age, obj->priority_assoc,
+				   obj->priority_fs, obj->priority_js,
+				   obj->priority_part, obj->priority_qos,
+				   (int64_t) obj->priority_site -
+				   (int64_t) NICE_OFFSET,
+				   (int64_t) obj->nice -
+				   (int64_t) NICE_OFFSET);
+			xstrcat(line, " tres=");
+			for (i = 0; obj->priority_tres &&
+				    (i < obj->tres_cnt) &&
+				    (i < g_tres_count); i++) {
+				if (obj->priority_tres[i] == 0.0)
+					continue;
+				xstrfmtcat(line, "%s%s:%.6f", sep,
+					   assoc_mgr_tres_name_array[i],
+					   obj->priority_tres[i]);
+				sep = ",";
+			}
+			if (!*sep)
+				xstrcat(line, "-");
+		}
+		_add_row(rows, obj->job_id, obj->partition, line);
+	}
+	list_iterator_destroy(itr);
+	assoc_mgr_unlock(&locks);
+	FREE_NULL_LIST(factors);
+
+	_print_rows(rows);
+	FREE_NULL_LIST(rows);
+}
+
+static void _report(void)
+{
+	printf("plugin %s\n", slurm_conf.priority_type);
+	_report_world();
+	_report_jobs();
+	_report_factors();
+	fflush(stdout);
+}
+
+/*****************************************************************************\
+ *  Setup, options, main
+\*****************************************************************************/
+static void _setup_state_dir(void)
+{
+	if (opt.state_dir) {
+		DIR *dir;
+		struct dirent *ent;
+		bool empty = true;
+
+		if (mkdir(opt.state_dir, 0700) && (errno != EEXIST))
+			_die("cannot create state dir %s: %s",
+			     opt.state_dir, strerror(errno));
+		if (!(dir = opendir(opt.state_dir)))
+			_die("cannot open state dir %s: %s",
+			     opt.state_dir, strerror(errno));
+		while ((ent = readdir(dir))) {
+			if (xstrcmp(ent->d_name, ".") &&
+			    xstrcmp(ent->d_name, ".."))
+				empty = false;
+		}
+		closedir(dir);
+		if (!empty && !opt.keep_state)
+			_die("state dir %s is not empty; a plugin's saved state (e.g. multifactor's priority_last_decay_ran) makes results depend on earlier runs. Empty it, or pass --keep-state to reuse it on purpose",
+			     opt.state_dir);
+		state_dir = xstrdup(opt.state_dir);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+
+		state_dir = xstrdup_printf("%s/prism-harness.XXXXXX",
+					   (tmp && *tmp) ? tmp : "/tmp");
+		if (!mkdtemp(state_dir))
+			_die("cannot create a temporary state dir: %s",
+			     strerror(errno));
+		state_dir_is_temp = true;
+	}
+	xfree(slurm_conf.state_save_location);
+	slurm_conf.state_save_location = xstrdup(state_dir);
+}
+
+static void _usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: %s --conf FILE --world FILE [options]\n"
+"  --conf FILE         slurm.conf to parse (Slurm's own parser)\n"
+"  --world FILE        world description (see tests/harness/README)\n"
+"  --plugin TYPE       override PriorityType (e.g. priority/prism)\n"
+"  --plugindir DIRS    override PluginDir (colon separated list)\n"
+"  --state DIR         StateSaveLocation (must be empty unless\n"
+"                      --keep-state); default: a temporary directory\n"
+"  --keep-state        allow a non-empty --state DIR\n"
+"  --pass MODE         how to detect a finished recalculation pass:\n"
+"                      state (default): a plugin thread released the\n"
+"                      state-file lock (multifactor saves its state at\n"
+"                      the end of each pass); jobwrite: a plugin thread\n"
+"                      released a job write lock; none: no pass, plugin\n"
+"                      threads stay blocked in lock_slurmctld() until\n"
+"                      after the report (shows priority_g_set() values)\n"
+"  --passes N          wait for N such events (default 1)\n"
+"  --timeout SEC       bound for every phase (default 60)\n"
+"  --now EPOCH         the frozen \"now\" (default: real time at start)\n"
+"  --real-clock        do not freeze time()\n"
+"  -v, --verbose       more logging on stderr (repeatable)\n"
+"  -h, --help          this text\n", HARNESS_NAME);
+}
+
+static void _parse_args(int argc, char **argv)
+{
+	static struct option long_opts[] = {
+		{ "conf", required_argument, NULL, 'c' },
+		{ "world", required_argument, NULL, 'w' },
+		{ "state", required_argument, NULL, 's' },
+		{ "keep-state", no_argument, NULL, 'k' },
+		{ "plugin", required_argument, NULL, 'p' },
+		{ "plugindir", required_argument, NULL, 'd' },
+		{ "pass", required_argument, NULL, 'P' },
+		{ "passes", required_argument, NULL, 'N' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "now", required_argument, NULL, 'n' },
+		{ "real-clock", no_argument, NULL, 'r' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opt.conf_file = optarg;
+			break;
+		case 'w':
+			opt.world_file = optarg;
+			break;
+		case 's':
+			opt.state_dir = optarg;
+			break;
+		case 'k':
+			opt.keep_state = true;
+			break;
+		case 'p':
+			opt.plugin = optarg;
+			break;
+		case 'd':
+			opt.plugindir = optarg;
+			break;
+		case 'P':
+			if (!xstrcmp(optarg, "state"))
+				opt.pass_mode = PASS_STATE;
+			else if (!xstrcmp(optarg, "jobwrite"))
+				opt.pass_mode = PASS_JOBWRITE;
+			else if (!xstrcmp(optarg, "none"))
+				opt.pass_mode = PASS_NONE;
+			else
+				_die("--pass must be state, jobwrite or none");
+			break;
+		case 'N':
+			opt.passes = strtol(optarg, &end, 10);
+			if (*end || (opt.passes < 1) || (opt.passes > 1000))
+				_die("--passes must be 1..1000");
+			break;
+		case 't':
+			opt.timeout = strtol(optarg, &end, 10);
+			if (*end || (opt.timeout < 1) || (opt.timeout > 3600))
+				_die("--timeout must be 1..3600 seconds");
+			break;
+		case 'n':
+			opt.now = strtoll(optarg, &end, 10);
+			if (*end || (opt.now <= 0))
+				_die("--now must be a positive epoch time");
+			break;
+		case 'r':
+			opt.real_clock = true;
+			break;
+		case 'v':
+			opt.verbose++;
+			break;
+		case 'h':
+			_usage(stdout);
+			exit(0);
+		default:
+			_usage(stderr);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n",
+			HARNESS_NAME, argv[optind]);
+		_usage(stderr);
+		exit(EXIT_USAGE);
+	}
+	if (!opt.conf_file || !opt.world_file) {
+		_usage(stderr);
+		exit(EXIT_USAGE);
+	}
+}
+
+static void _cleanup(void)
+{
+	FREE_NULL_LIST(job_list);
+	FREE_NULL_LIST(part_list);
+	assoc_mgr_fini(false);
+	FREE_NULL_LIST(world.qos);
+	FREE_NULL_LIST(world.assocs);
+	FREE_NULL_LIST(world.parts);
+	FREE_NULL_LIST(world.jobs);
+	FREE_NULL_LIST(world.users);
+	if (state_dir_is_temp && (rmdir_recursive(state_dir, true) != 0))
+		fprintf(stderr, "%s: warning: could not remove %s\n",
+			HARNESS_NAME, state_dir);
+	xfree(state_dir);
+	slurm_conf_destroy();
+	log_fini();
+}
+
+int main(int argc, char **argv)
+{
+	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
+	pthread_condattr_t cattr;
+	pthread_t wd_tid;
+	uint64_t base;
+	time_t now;
+
+	main_tid = pthread_self();
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&ev_cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+
+	_parse_args(argc, argv);
+
+	/* plugins must bind to our controller symbols and time() */
+	if ((dlsym(RTLD_DEFAULT, "job_list") != (void *) &job_list) ||
+	    (dlsym(RTLD_DEFAULT, "lock_slurmctld") !=
+	     (void *) lock_slurmctld) ||
+	    (dlsym(RTLD_DEFAULT, "time") != (void *) time))
+		_die("controller symbols are not exported; link %s with -rdynamic",
+		     HARNESS_NAME);
+
+	logopt.stderr_level = MIN(LOG_LEVEL_ERROR + opt.verbose,
+				  LOG_LEVEL_DEBUG5);
+	log_init(HARNESS_NAME, logopt, 0, NULL);
+
+	now = opt.now ? opt.now : _real_now();
+	if (!opt.real_clock)
+		_frozen_now = now;
+
+	if (pthread_create(&wd_tid, NULL, _watchdog, NULL))
+		_die("cannot start the watchdog thread");
+
+	_phase("configuration");
+	/* slurm_conf_init() would retry a missing file for 60 s */
+	if (access(opt.conf_file, R_OK))
+		_die("cannot read configuration %s: %s", opt.conf_file,
+		     strerror(errno));
+	if (slurm_conf_init(opt.conf_file) != SLURM_SUCCESS)
+		_die("cannot read configuration %s", opt.conf_file);
+	if (opt.plugin) {
+		xfree(slurm_conf.priority_type);
+		slurm_conf.priority_type = xstrdup(opt.plugin);
+	}
+	if (opt.plugindir) {
+		xfree(slurm_conf.plugindir);
+		slurm_conf.plugindir = xstrdup(opt.plugindir);
+	}
+	if (!slurm_with_slurmdbd())
+		fprintf(stderr, "%s: warning: AccountingStorageType is not accounting_storage/slurmdbd; priority/multifactor then ignores age and fair-share\n",
+			HARNESS_NAME);
+	accounting_enforce = slurm_conf.accounting_storage_enforce;
+	_setup_state_dir();
+
+	_phase("world");
+	_world_read(opt.world_file);
+	_world_check();
+
+	_phase("build");
+	job_list = list_create(_free_job_record);
+	_build_assoc_mgr();
+	_build_parts();
+
+	/* plugin threads block in lock_slurmctld() until jobs exist */
+	_phase("priority_g_init");
+	_gate_set(false);
+	if (priority_g_init() != SLURM_SUCCESS)
+		_die("cannot load priority plugin '%s' (PluginDir %s)",
+		     slurm_conf.priority_type, slurm_conf.plugindir);
+	base = _pass_counter();
+
+	_phase("submit");
+	_submit_jobs(now);
+
+	/*
+	 * With --pass none the gate stays closed through the report, so it
+	 * shows the submit-path (priority_g_set) results deterministically;
+	 * it must open before fini() so that plugin threads can finish.
+	 */
+	if (opt.pass_mode != PASS_NONE) {
+		_phase("recalculation pass");
+		_gate_set(true);
+		_wait_for_pass(base);
+	}
+
+	_phase("report");
+	_report();
+	_gate_set(true);
+
+	_phase("priority_g_fini");
+	if (priority_g_fini() != SLURM_SUCCESS)
+		_die("priority_g_fini failed");
+
+	_phase("cleanup");
+	_cleanup();
+
+	slurm_mutex_lock(&wd_mutex);
+	wd_stop = true;
+	slurm_mutex_unlock(&wd_mutex);
+	pthread_join(wd_tid, NULL);
+	return 0;
+}

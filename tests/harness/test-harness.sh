@@ -1,0 +1,102 @@
+#!/bin/sh
+# test-harness.sh: drive priority/prism and Slurm's priority/multifactor
+# through the fake controller on the same world, and check that
+#  - both load and print the same kind of report (same rows, same keys);
+#  - with slurm-conf-examples/slurm.conf (no fair-share, no TRES) their
+#    job priorities and sprio factor rows are identical, number for number;
+#  - the numbers are not degenerate (priorities differ; the high partition
+#    outranks the low one for the same job; held jobs stay 0);
+#  - the report is reproducible.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+H="$top_builddir/tests/harness/prism-harness"
+W="$top_srcdir/tests/harness/worlds/basic.world"
+slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+prism_dir="$top_builddir/src/plugin/.libs"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+now=1763700000
+
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# run NAME CONF PLUGIN: report into $tmp/NAME.out
+run() {
+	if "$H" --conf "$2" --world "$W" --plugin "$3" --now "$now" \
+		--plugindir "$prism_dir:$slurm_dir" --timeout 60 \
+		>"$tmp/$1.out" 2>"$tmp/$1.err"; then
+		ok "$3 with $(basename "$2"): report of $(wc -l <"$tmp/$1.out") lines"
+	else
+		ko "$3 with $(basename "$2") exited $?"
+		tail -20 "$tmp/$1.err"
+	fi
+}
+
+# The rows and keys of a report, values removed.
+shape() {
+	sed -e 's/=[^ ]*/=/g' -e 's/^plugin .*/plugin/' "$1"
+}
+
+# Job and sprio rows only.
+jobs_of() {
+	grep -E '^(job|factors) ' "$1"
+}
+
+run mf-basic "$top_srcdir/tests/harness/basic.conf" priority/multifactor
+run pr-basic "$top_srcdir/tests/harness/basic.conf" priority/prism
+shape "$tmp/mf-basic.out" >"$tmp/mf.shape"
+shape "$tmp/pr-basic.out" >"$tmp/pr.shape"
+if [ -s "$tmp/mf.shape" ] && diff -u "$tmp/mf.shape" "$tmp/pr.shape"; then
+	ok "both plugins print the same kind of report"
+else
+	ko "the reports of the two plugins differ in shape"
+fi
+
+conf="$top_srcdir/slurm-conf-examples/slurm.conf"
+run mf "$conf" priority/multifactor
+run pr "$conf" priority/prism
+jobs_of "$tmp/mf.out" >"$tmp/mf.jobs"
+jobs_of "$tmp/pr.out" >"$tmp/pr.jobs"
+if [ -s "$tmp/mf.jobs" ] && diff -u "$tmp/mf.jobs" "$tmp/pr.jobs"; then
+	ok "prism and multifactor agree on $(grep -c '^job' "$tmp/pr.jobs") job priorities and $(grep -c '^factors' "$tmp/pr.jobs") sprio rows"
+else
+	ko "prism and multifactor disagree on job priorities or factors"
+fi
+
+distinct=$(awk '/^job / && !/HELD|priority=0$/ { sub(/.*priority=/, ""); print }' \
+	"$tmp/pr.out" | sort -u | wc -l)
+if [ "$distinct" -ge 4 ]; then
+	ok "prism gives $distinct distinct priorities"
+else
+	ko "prism gives only $distinct distinct priorities"
+fi
+
+high=$(sed -n 's/^job 3 part=high .*priority=\([0-9]*\)$/\1/p' "$tmp/pr.out")
+low=$(sed -n 's/^job 3 part=low .*priority=\([0-9]*\)$/\1/p' "$tmp/pr.out")
+if [ -n "$high" ] && [ -n "$low" ] && [ "$high" -gt "$low" ]; then
+	ok "job 3 ranks higher in partition high ($high) than in low ($low)"
+else
+	ko "job 3: high '$high' does not outrank low '$low'"
+fi
+
+held=$(sed -n 's/^job 6 .*priority=\([0-9]*\)$/\1/p' "$tmp/pr.out")
+if [ "$held" = 0 ]; then
+	ok "held job 6 stays at priority 0"
+else
+	ko "held job 6 has priority '$held'"
+fi
+
+cp "$tmp/pr.out" "$tmp/pr.first"
+run pr "$conf" priority/prism
+if cmp -s "$tmp/pr.first" "$tmp/pr.out"; then
+	ok "the report is reproducible"
+else
+	ko "two runs of the same world differ"
+	diff "$tmp/pr.first" "$tmp/pr.out"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
