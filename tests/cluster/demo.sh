@@ -25,6 +25,11 @@ else
     DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-demo.XXXXXX")
 fi
 
+# The demo weighs QOS and job size too, and ages jobs over 10 minutes, so
+# the factor columns of sprio show more than the partition term.
+export PRISM_SLURM_CONF_EXTRA="${PRISM_SLURM_CONF_EXTRA:-PriorityWeightQOS=2000
+PriorityWeightJobSize=500
+PriorityMaxAge=10}"
 "$HERE/cluster-start.sh" "$DIR"
 # shellcheck source=/dev/null
 . "$DIR/env"
