@@ -32,6 +32,36 @@ extern long double prism_fs_usage_efctv(long double ua, long double ue_parent,
 		    (shares / (long double) sibling_shares);
 }
 
+/*
+ * R = ratio_p * ratio_l^k, with ratio_p the parent's usage over its
+ * shares, ratio_l this association's over its siblings', and k tending to
+ * 0 when the parent is far from its share and ratio_l would pull R back
+ * towards 1. The effective usage is R * shares_norm, so 2^(-UE/S) gives
+ * 2^(-R). Slurm takes the power in double precision; so does Prism.
+ */
+extern long double prism_fs_usage_efctv_depth_oblivious(
+	long double usage_norm, long double shares_norm,
+	long double parent_efctv, long double parent_shares_norm,
+	const long double *siblings, size_t n)
+{
+	const long double f = 5.0;
+	long double ratio_p, ratio_s = 0, ratio_l, k;
+
+	if (!shares_norm || !parent_shares_norm || !parent_efctv ||
+	    !usage_norm)
+		return usage_norm;
+	ratio_p = parent_efctv / parent_shares_norm;
+	for (size_t i = 0; i < n; i++)
+		ratio_s += siblings[i];
+	ratio_s /= parent_shares_norm;
+	ratio_l = (usage_norm / shares_norm) / ratio_s;
+	if (!ratio_p || !ratio_l || logl(ratio_p) * logl(ratio_l) >= 0)
+		k = 1;
+	else
+		k = 1 / (1 + powl(f * logl(ratio_p), 2));
+	return ratio_p * pow(ratio_l, k) * shares_norm;
+}
+
 extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 			      uint32_t damp)
 {

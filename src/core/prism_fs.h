@@ -10,6 +10,7 @@
 #ifndef PRISM_FS_H
 #define PRISM_FS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -28,6 +29,19 @@ extern long double prism_fs_usage_norm(long double usage_raw,
 extern long double prism_fs_usage_efctv(long double ua, long double ue_parent,
 					uint32_t shares,
 					uint32_t sibling_shares);
+
+/*
+ * DEPTH_OBLIVIOUS effective usage of an association with normalised usage
+ * 'usage_norm' and shares 'shares_norm', whose fair-share parent has
+ * effective usage 'parent_efctv' and shares 'parent_shares_norm', and
+ * whose siblings (itself included, FairShare=parent ones excluded) have
+ * the normalised usages 'siblings[0..n-1]'. Returns usage_norm when any
+ * of the four inputs is 0.
+ */
+extern long double prism_fs_usage_efctv_depth_oblivious(
+	long double usage_norm, long double shares_norm,
+	long double parent_efctv, long double parent_shares_norm,
+	const long double *siblings, size_t n);
 
 /*
  * Classic fair-share factor 2^(-(UE / S) / damp) for effective usage

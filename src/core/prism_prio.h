@@ -56,6 +56,13 @@ typedef struct {
 	uint32_t weight_js;
 	uint32_t weight_part;
 	uint32_t weight_qos;
+	/*
+	 * PriorityWeightTRES, one weight per TRES (NULL: not set). Owned by
+	 * whoever filled the struct and never changed while it is in use:
+	 * copies of the struct share it.
+	 */
+	const double *weight_tres;
+	uint32_t tres_cnt;	/* entries in weight_tres */
 	uint32_t max_age;	/* PriorityMaxAge, seconds */
 	uint32_t flags;		/* enum prism_flag bits */
 	bool favor_small;	/* PriorityFavorSmall */

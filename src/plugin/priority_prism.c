@@ -27,6 +27,17 @@ prism_ctl_t prism_ctl;
 static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
 static prism_prio_conf_t conf;
 
+/*
+ * PriorityWeightTRES arrays. conf.weight_tres points to the newest; every
+ * snapshot prism_conf_get() handed out shares it without a reference, and
+ * a recalculation pass may use its snapshot long after a reconfig. So an
+ * array is never changed or freed once published: a reconfig that changes
+ * the weights publishes a new one and keeps the old one here until fini().
+ * A reconfig with the same weights publishes nothing, so this list only
+ * grows when an operator edits PriorityWeightTRES.
+ */
+static List tres_weight_arrays;	/* of double[], under conf_lock */
+
 /* Slurm's PriorityFlags bits and the core's names for them. */
 static const struct {
 	uint16_t slurm;
@@ -55,6 +66,34 @@ static uint32_t _core_flags(uint16_t slurm_flags)
 	return core;
 }
 
+/* Are the weights 'a' and 'b' of 'cnt' TRES the same? */
+static bool _same_weights(const double *a, const double *b, uint32_t cnt)
+{
+	return !memcmp(a, b, sizeof(double) * cnt);
+}
+
+/*
+ * Publish the PriorityWeightTRES array 'w' of 'tres_cnt' entries (taken
+ * over; NULL: not set) into 'c'. Caller holds conf_lock.
+ */
+static void _tres_weights_publish(prism_prio_conf_t *c, double *w,
+				  uint32_t tres_cnt)
+{
+	if (!w)
+		return;
+	if (conf.weight_tres && (conf.tres_cnt == tres_cnt) &&
+	    _same_weights(conf.weight_tres, w, tres_cnt)) {
+		xfree(w);
+		w = (double *) conf.weight_tres;
+	} else {
+		if (!tres_weight_arrays)
+			tres_weight_arrays = list_create(xfree_ptr);
+		list_append(tres_weight_arrays, w);
+	}
+	c->weight_tres = w;
+	c->tres_cnt = tres_cnt;
+}
+
 extern void prism_conf_load(void)
 {
 	prism_prio_conf_t c = {
@@ -68,9 +107,42 @@ extern void prism_conf_load(void)
 		.flags = _core_flags(slurm_conf.priority_flags),
 		.favor_small = slurm_conf.priority_favor_small,
 	};
+	double *weight_tres = NULL;
+	uint32_t tres_cnt = 0;
+
+	/*
+	 * Only slurmctld has TRES to weigh; elsewhere (sshare) Slurm's parser
+	 * would find none and fail. Parsed outside conf_lock: the parser
+	 * takes assoc_mgr's TRES lock, and conf_lock stays a leaf lock.
+	 */
+	if (prism_ctl.tres_cnt && (*prism_ctl.tres_cnt > 0)) {
+		tres_cnt = *prism_ctl.tres_cnt;
+		weight_tres = slurm_get_tres_weight_array(
+			slurm_conf.priority_weight_tres, tres_cnt, true);
+	}
+
+	/* As Slurm's plugin: age and fair-share need slurmdbd's data. */
+	if (prism_in_controller() && !slurm_with_slurmdbd()) {
+		if (c.weight_age)
+			error("PriorityWeightAge can only be used with SlurmDBD, ignoring");
+		if (c.weight_fs)
+			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
+		c.weight_age = 0;
+		c.weight_fs = 0;
+	}
 
 	slurm_mutex_lock(&conf_lock);
+	_tres_weights_publish(&c, weight_tres, tres_cnt);
 	conf = c;
+	slurm_mutex_unlock(&conf_lock);
+}
+
+/* Forget the configuration; no snapshot may be in use any more. */
+static void _conf_free(void)
+{
+	slurm_mutex_lock(&conf_lock);
+	conf = (prism_prio_conf_t) { 0 };
+	FREE_NULL_LIST(tres_weight_arrays);
 	slurm_mutex_unlock(&conf_lock);
 }
 
@@ -108,15 +180,17 @@ static void _find_controller(void)
 
 PRISM_EXPORT extern int init(void)
 {
-	prism_conf_load();
 	_find_controller();
+	prism_conf_load();
 	if (!prism_in_controller()) {
 		debug("%s loaded outside slurmctld", plugin_type);
 		return SLURM_SUCCESS;
 	}
+	prism_usage_conf_load();
 	site_factor_plugin_init();
 	if (prism_recalc_start() != SLURM_SUCCESS) {
 		site_factor_plugin_fini();
+		_conf_free();
 		return SLURM_ERROR;
 	}
 	info("%s loaded", plugin_type);
@@ -128,7 +202,9 @@ PRISM_EXPORT extern int fini(void)
 	if (prism_in_controller()) {
 		prism_recalc_stop();
 		site_factor_plugin_fini();
+		prism_fs_tree_fini();
 	}
+	_conf_free();
 	return SLURM_SUCCESS;
 }
 
@@ -152,34 +228,58 @@ PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
 	return prio;
 }
 
+/* Normalise the shares of 'children' and their subtrees again. */
+static void _normalize_shares(List children)
+{
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator itr;
+
+	if (!children)
+		return;
+	itr = list_iterator_create(children);
+	while ((assoc = list_next(itr))) {
+		assoc_mgr_normalize_assoc_shares(assoc);
+		if (!assoc->user)
+			_normalize_shares(assoc->usage->children_list);
+	}
+	list_iterator_destroy(itr);
+}
+
 PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
 {
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	prism_prio_conf_t before, after;
+
+	prism_conf_get(&before);
 	prism_conf_load();
-	if (prism_in_controller())
-		site_factor_g_reconfig();
+	prism_conf_get(&after);
+	if (!prism_in_controller())
+		return;
+	prism_usage_conf_load();
+	/* Fair Tree normalises shares its own way */
+	if ((before.flags ^ after.flags) & PRISM_F_FAIR_TREE) {
+		assoc_mgr_lock(&locks);
+		if (assoc_mgr_root_assoc)
+			_normalize_shares(
+				assoc_mgr_root_assoc->usage->children_list);
+		assoc_mgr_unlock(&locks);
+	}
+	/* slurmctld rebuilt the run-seconds counters of running jobs */
+	if (assoc_clear)
+		prism_usage_init_run_secs(prism_recalc_last_ran());
+	site_factor_g_reconfig();
 	debug2("%s reconfigured", plugin_type);
 }
 
 /* Called by assoc_mgr with its association write lock held. */
 PRISM_EXPORT extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
-	slurmdb_assoc_usage_t *usage = assoc->usage;
-	slurmdb_assoc_rec_t *parent;
+	prism_prio_conf_t c;
 
-	if (!assoc_mgr_root_assoc || !usage)
+	if (!assoc_mgr_root_assoc || !assoc->usage)
 		return;
-	usage->usage_norm = prism_fs_usage_norm(
-		usage->usage_raw, assoc_mgr_root_assoc->usage->usage_raw);
-
-	parent = usage->fs_assoc_ptr;
-	if (!parent || parent == assoc_mgr_root_assoc)
-		usage->usage_efctv = usage->usage_norm;
-	else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
-		usage->usage_efctv = parent->usage->usage_efctv;
-	else
-		usage->usage_efctv = prism_fs_usage_efctv(
-			usage->usage_norm, parent->usage->usage_efctv,
-			assoc->shares_raw, usage->level_shares);
+	prism_conf_get(&c);
+	prism_fs_set_assoc_usage(assoc, c.flags);
 }
 
 PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
@@ -200,10 +300,12 @@ PRISM_EXPORT extern List priority_p_get_priority_factors_list(
 }
 
 /*
- * Called when a job ends, with the job write lock held. Settling the job's
- * usage belongs to Prism's usage accounting, which is not built yet.
+ * Called when a job ends, with the job write lock held: charge its usage
+ * since the last pass and settle its unused run-seconds.
  */
 PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
+	(void) prism_usage_charge_job(job_ptr, prism_recalc_last_ran(),
+				      time(NULL), true);
 }

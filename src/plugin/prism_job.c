@@ -14,6 +14,10 @@
 #include "src/slurmctld/locks.h"
 
 #include "prism_adapter.h"
+#include "prism_tres.h"
+
+_Static_assert(PRISM_TRES_NO_CONSUME == NO_CONSUME_VAL64,
+	       "the core's no-consume marker must be Slurm's");
 
 /* The partition factor of 'part_ptr' as configured (normalised or raw). */
 static double _part_factor(const prism_prio_conf_t *conf,
@@ -47,6 +51,38 @@ static uint32_t _job_time_limit(const job_record_t *job_ptr)
 	return 1;
 }
 
+/* The number of TRES slurmctld tracks now (its arrays' length). */
+static uint32_t _ctl_tres_cnt(void)
+{
+	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
+		return 0;
+	return *prism_ctl.tres_cnt;
+}
+
+/* The TRES both the weights in 'conf' and slurmctld's arrays cover. */
+static uint32_t _tres_cnt(const prism_prio_conf_t *conf)
+{
+	return MIN(conf->tres_cnt, _ctl_tres_cnt());
+}
+
+static prism_tres_use_t _tres_use(const job_record_t *job_ptr)
+{
+	return (prism_tres_use_t) { .alloc = job_ptr->tres_alloc_cnt,
+				    .req = job_ptr->tres_req_cnt };
+}
+
+/* The weighted TRES term of 'job_ptr' in 'part_ptr'; 0 without weights. */
+static double _tres_term(const job_record_t *job_ptr,
+			 const part_record_t *part_ptr,
+			 const prism_prio_conf_t *conf)
+{
+	prism_tres_use_t use = _tres_use(job_ptr);
+
+	return prism_tres_term(&use, part_ptr ? part_ptr->tres_cnt : NULL,
+			       conf->weight_tres, _tres_cnt(conf),
+			       conf->flags & PRISM_F_NO_NORMAL_TRES);
+}
+
 /* Caller holds the assoc_mgr assoc and QOS read locks. */
 static void _job_inputs(const job_record_t *job_ptr,
 			const prism_prio_conf_t *conf, prism_job_t *in)
@@ -64,6 +100,9 @@ static void _job_inputs(const job_record_t *job_ptr,
 		.site = job_ptr->site_factor,
 		.nice = details->nice,
 	};
+	if (conf->weight_fs && assoc)
+		in->fs_factor = prism_fs_job_factor((job_record_t *) job_ptr,
+						    conf);
 	if (assoc && assoc->usage)
 		in->assoc_factor = prism_pick_factor(
 			conf->flags & PRISM_F_NO_NORMAL_ASSOC,
@@ -82,18 +121,57 @@ static void _clear_factors(job_record_t *job_ptr)
 	if (!f)
 		return;
 	xfree(f->tres_weights);
+	xfree(f->tres_names);
 	xfree(f->priority_tres);
 	memset(f, 0, sizeof(*f));
 }
 
-static void _store_factors(job_record_t *job_ptr, const prism_terms_t *t)
+/*
+ * Empty job_ptr->prio_factors (creating it) but for 'tres_cnt' zeroed
+ * per-TRES entries, none when 0. Arrays of the right size are reused, so
+ * a recalculation pass does not reallocate them for every job.
+ */
+static priority_factors_object_t *_reset_factors(job_record_t *job_ptr,
+						  uint32_t tres_cnt)
 {
-	priority_factors_object_t *f;
+	priority_factors_object_t *f = job_ptr->prio_factors;
+	double *tres = NULL, *weights = NULL;
 
-	if (!job_ptr->prio_factors)
-		job_ptr->prio_factors = xmalloc(sizeof(*job_ptr->prio_factors));
+	if (!f) {
+		f = xmalloc(sizeof(*f));
+		job_ptr->prio_factors = f;
+	}
+	if (tres_cnt && (f->tres_cnt == tres_cnt) && f->priority_tres &&
+	    f->tres_weights) {
+		tres = f->priority_tres;
+		weights = f->tres_weights;
+		f->priority_tres = f->tres_weights = NULL;
+		memset(tres, 0, sizeof(double) * tres_cnt);
+	} else if (tres_cnt) {
+		tres = xcalloc(tres_cnt, sizeof(double));
+		weights = xcalloc(tres_cnt, sizeof(double));
+	}
 	_clear_factors(job_ptr);
-	f = job_ptr->prio_factors;
+	f->priority_tres = tres;
+	f->tres_weights = weights;
+	f->tres_cnt = tres_cnt;
+	return f;
+}
+
+/*
+ * Store the weighted terms 't' and, with PriorityWeightTRES, the per-TRES
+ * weighted values of the job's own partition (what sprio shows). Returns
+ * the TRES term: the sum of those values, 0 without weights.
+ */
+static double _store_factors(job_record_t *job_ptr,
+			     const prism_prio_conf_t *conf,
+			     const prism_terms_t *t)
+{
+	uint32_t tres_cnt = conf->weight_tres ? _tres_cnt(conf) : 0;
+	priority_factors_object_t *f = _reset_factors(job_ptr, tres_cnt);
+	prism_tres_use_t use = _tres_use(job_ptr);
+	part_record_t *part_ptr = job_ptr->part_ptr;
+
 	f->priority_age = t->age;
 	f->priority_assoc = t->assoc;
 	f->priority_fs = t->fs;
@@ -102,6 +180,14 @@ static void _store_factors(job_record_t *job_ptr, const prism_terms_t *t)
 	f->priority_qos = t->qos;
 	f->priority_site = t->site;
 	f->nice = t->nice;
+	if (!tres_cnt)
+		return 0.0;
+	memcpy(f->tres_weights, conf->weight_tres, sizeof(double) * tres_cnt);
+	prism_tres_factors(&use, part_ptr ? part_ptr->tres_cnt : NULL,
+			   tres_cnt, conf->flags & PRISM_F_NO_NORMAL_TRES,
+			   f->priority_tres);
+	return prism_tres_weigh(conf->weight_tres, tres_cnt,
+				f->priority_tres);
 }
 
 /* One priority per partition of a multi-partition job, tier order. */
@@ -123,9 +209,10 @@ static void _store_priority_array(job_record_t *job_ptr,
 	while ((part_ptr = list_next(itr))) {
 		double part_term =
 			prism_part_term(conf, _part_factor(conf, part_ptr));
+		double tres_term = _tres_term(job_ptr, part_ptr, conf);
 		bool high = false;
-		uint32_t prio = prism_prio_total_in_part(t, part_term, t->tres,
-							 &high);
+		uint32_t prio = prism_prio_total_in_part(t, part_term,
+							 tres_term, &high);
 
 		if (high)
 			error("%pJ priority in partition %s exceeds 32 bits, reduced to %u",
@@ -159,7 +246,7 @@ extern uint32_t prism_job_compute(job_record_t *job_ptr,
 
 	_job_inputs(job_ptr, conf, &in);
 	prism_prio_terms(conf, world, &in, now, &terms);
-	_store_factors(job_ptr, &terms);
+	terms.tres = _store_factors(job_ptr, conf, &terms);
 	prio = prism_prio_total(&terms, &high);
 	if (high)
 		error("%pJ priority exceeds 32 bits, reduced to %u", job_ptr,
@@ -231,6 +318,27 @@ static bool _part_wanted(List part_filter, part_record_t *part_ptr)
 					       part_ptr);
 }
 
+/*
+ * Turn the copied per-TRES values in 'obj' into those of 'part_ptr', the
+ * way multifactor builds sprio's row for each partition of a job: over
+ * the job's weighted values, so an entry that gets no factor in
+ * 'part_ptr' keeps the job's value and is weighted once more.
+ */
+static void _tres_in_part(priority_factors_object_t *obj,
+			  const job_record_t *job_ptr,
+			  const part_record_t *part_ptr,
+			  const prism_prio_conf_t *conf)
+{
+	prism_tres_use_t use = _tres_use(job_ptr);
+	uint32_t cnt = MIN(obj->tres_cnt, _ctl_tres_cnt());
+
+	prism_tres_factors(&use, part_ptr->tres_cnt, cnt,
+			   conf->flags & PRISM_F_NO_NORMAL_TRES,
+			   obj->priority_tres);
+	(void) prism_tres_weigh(conf->weight_tres, MIN(cnt, conf->tres_cnt),
+				obj->priority_tres);
+}
+
 static void _append_row(List ret, const job_record_t *job_ptr,
 			part_record_t *part_ptr, const prism_prio_conf_t *conf,
 			bool one_part)
@@ -241,9 +349,12 @@ static void _append_row(List ret, const job_record_t *job_ptr,
 		obj->direct_prio = job_ptr->priority;
 	else
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
-	if (!one_part)
+	if (!one_part) {
 		obj->priority_part =
 			prism_part_term(conf, _part_factor(conf, part_ptr));
+		if (obj->priority_tres)
+			_tres_in_part(obj, job_ptr, part_ptr, conf);
+	}
 	obj->job_id = job_ptr->job_id;
 	obj->partition = part_ptr->name;
 	obj->user_id = job_ptr->user_id;

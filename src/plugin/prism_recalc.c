@@ -1,6 +1,11 @@
 /*****************************************************************************\
- *  prism_recalc.c - the recalculation thread: every PriorityCalcPeriod,
- *  recompute the priority of every job that needs it.
+ *  prism_recalc.c - the recalculation thread. Every PriorityCalcPeriod it
+ *  resets usage when due, decays usage, charges running jobs, updates
+ *  fair-share over the association tree, recomputes the priority of every
+ *  job that needs it, and saves Prism's state.
+ *
+ *  The steps and their order follow Slurm's multifactor plugin, so the
+ *  usage and priorities agree with it pass for pass.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -20,14 +25,28 @@ static bool thread_running;
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cond;
 static bool stopping;
-static prism_state_t state;	/* owned by the recalculation thread */
+
+/* Written by the recalculation thread only; read under last_lock. */
+static prism_state_t state;
+static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct {
 	prism_prio_conf_t conf;
 	prism_world_t world;
 	time_t now;
+	time_t last;		/* end of the previous pass, 0: none */
 	uint32_t changed;
 } pass_t;
+
+extern time_t prism_recalc_last_ran(void)
+{
+	time_t last;
+
+	slurm_mutex_lock(&last_lock);
+	last = state.last_recalc;
+	slurm_mutex_unlock(&last_lock);
+	return last;
+}
 
 /* Does the pass recompute 'job_ptr'? Held jobs (priority 0) never. */
 static bool _needs_priority(const job_record_t *job_ptr, const pass_t *pass)
@@ -36,52 +55,115 @@ static bool _needs_priority(const job_record_t *job_ptr, const pass_t *pass)
 		return false;
 	if (IS_JOB_PENDING(job_ptr))
 		return true;
-	return (pass->conf.flags & PRISM_F_CALCULATE_RUNNING) &&
-	       !IS_JOB_FINISHED(job_ptr) && !IS_JOB_COMPLETING(job_ptr);
+	return pass->conf.flags & PRISM_F_CALCULATE_RUNNING;
 }
 
-static int _recalc_job(void *x, void *arg)
+/*
+ * Charge the usage of a running job since the last pass. Returns false
+ * when the job is done with (finished, or its end already settled).
+ */
+static bool _charge(job_record_t *job_ptr, const pass_t *pass)
 {
-	job_record_t *job_ptr = x;
-	pass_t *pass = arg;
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return false;
+	if (((pass->conf.flags & PRISM_F_CALCULATE_RUNNING) ||
+	     !IS_JOB_PENDING(job_ptr)) &&
+	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	    job_ptr->assoc_ptr)
+		return prism_usage_charge_job(job_ptr, pass->last, pass->now,
+					      false);
+	return true;
+}
+
+/* Caller holds the job write lock. */
+static void _set_priority(job_record_t *job_ptr, pass_t *pass)
+{
+	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t write_locks = { .assoc = WRITE_LOCK,
+					 .qos = READ_LOCK };
+	bool classic = !(pass->conf.flags & PRISM_F_FAIR_TREE);
 	uint32_t prio;
 
 	if (!_needs_priority(job_ptr, pass))
-		return 0;
+		return;
+	/* the classic algorithm fills a user's effective usage on demand */
+	assoc_mgr_lock(classic ? &write_locks : &read_locks);
 	prio = prism_job_compute(job_ptr, &pass->conf, &pass->world,
 				 pass->now);
+	assoc_mgr_unlock(classic ? &write_locks : &read_locks);
 	prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
 				 job_ptr->priority, prio);
 	if (prio != job_ptr->priority) {
 		job_ptr->priority = prio;
 		pass->changed++;
 	}
+}
+
+static int _charge_and_set(void *x, void *arg)
+{
+	if (_charge(x, arg))
+		_set_priority(x, arg);
 	return 0;
 }
 
-extern void prism_recalc_pass(void)
+static int _charge_only(void *x, void *arg)
+{
+	(void) _charge(x, arg);
+	return 0;
+}
+
+static int _set_only(void *x, void *arg)
+{
+	_set_priority(x, arg);
+	return 0;
+}
+
+static void _for_each_job(ListForF fn, pass_t *pass)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	pass_t pass = { .now = time(NULL) };
+
+	lock_slurmctld(job_write_lock);
+	prism_world_get(&pass->world);
+	if (fn == _charge_and_set)
+		site_factor_g_update();
+	if (*prism_ctl.job_list)
+		list_for_each(*prism_ctl.job_list, fn, pass);
+	if (pass->changed)
+		*prism_ctl.last_job_update = time(NULL);
+	unlock_slurmctld(job_write_lock);
+}
+
+extern void prism_recalc_pass(void)
+{
+	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran() };
+	prism_state_t next = state;
+	bool fair_tree;
 
 	prism_conf_get(&pass.conf);
-	lock_slurmctld(job_write_lock);
-	prism_world_get(&pass.world);
-	site_factor_g_update();
-	assoc_mgr_lock(&locks);
-	if (*prism_ctl.job_list)
-		list_for_each(*prism_ctl.job_list, _recalc_job, &pass);
-	assoc_mgr_unlock(&locks);
-	if (pass.changed)
-		*prism_ctl.last_job_update = pass.now;
-	unlock_slurmctld(job_write_lock);
+	fair_tree = pass.conf.flags & PRISM_F_FAIR_TREE;
+	prism_usage_reset_if_due(&next, pass.now);
+	if (!fair_tree)
+		prism_fs_tree_update(&pass.conf);
+	if (pass.last && pass.now > pass.last) {
+		prism_usage_decay(pass.last, pass.now);
+		if (!fair_tree)
+			_for_each_job(_charge_and_set, &pass);
+	}
+	if (fair_tree) {
+		_for_each_job(_charge_only, &pass);
+		prism_fs_tree_update(&pass.conf);
+		_for_each_job(_set_only, &pass);
+	}
 	log_flag(PRIO, "%s: pass done, %u priorities changed",
 		 "priority/prism", pass.changed);
-	state.last_recalc = pass.now;
-	(void) prism_state_save(&state);
+
+	next.last_recalc = pass.now;
+	slurm_mutex_lock(&last_lock);
+	state = next;
+	slurm_mutex_unlock(&last_lock);
+	(void) prism_state_save(&next);
 }
 
 static void *_recalc_loop(void *arg)
@@ -89,6 +171,7 @@ static void *_recalc_loop(void *arg)
 	struct timespec next;
 
 	prctl(PR_SET_NAME, "prism_recalc", NULL, NULL, NULL);
+	prism_usage_init_run_secs(prism_recalc_last_ran());
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	slurm_mutex_lock(&wake_lock);
 	while (!stopping) {
@@ -108,6 +191,7 @@ static void *_recalc_loop(void *arg)
 
 extern int prism_recalc_start(void)
 {
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	pthread_condattr_t attr;
 	int rc;
 
@@ -117,6 +201,10 @@ extern int prism_recalc_start(void)
 	pthread_condattr_destroy(&attr);
 	stopping = false;
 	prism_state_load(&state);
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage)
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	assoc_mgr_unlock(&locks);
 	rc = pthread_create(&thread, NULL, _recalc_loop, NULL);
 	if (rc) {
 		error("%s: cannot start the recalculation thread: %s",

@@ -12,5 +12,8 @@
 extern Suite *prio_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
+extern Suite *usage_suite(void);
+extern Suite *tres_suite(void);
+extern Suite *fairtree_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

@@ -113,6 +113,42 @@ START_TEST(test_efctv_no_sibling_shares)
 }
 END_TEST
 
+/* DEPTH_OBLIVIOUS rows; expected values worked out by hand from
+ * R = ratio_p * ratio_l^k, k = 1 / (1 + (5 ln ratio_p)^2) when the logs
+ * have opposite signs, else 1. */
+static const struct {
+	const char *what;
+	long double un, sn, pe, ps;
+	long double sib[3];
+	size_t nsib;
+	long double want;
+} oblivious_rows[] = {
+	{ "no usage keeps usage_norm", 0.0L, 0.25L, 0.5L, 0.5L,
+	  { 0.0L, 0.3L }, 2, 0.0L },
+	{ "no shares keeps usage_norm", 0.2L, 0.0L, 0.5L, 0.5L,
+	  { 0.2L, 0.3L }, 2, 0.2L },
+	{ "parent without usage keeps usage_norm", 0.2L, 0.25L, 0.0L, 0.5L,
+	  { 0.2L, 0.3L }, 2, 0.2L },
+	{ "parent at its share: k = 1", 0.2L, 0.25L, 0.5L, 0.5L,
+	  { 0.2L, 0.3L }, 2, 0.2L },
+	{ "parent over-used, child under its siblings", 0.2L, 0.25L, 0.6L,
+	  0.3L, { 0.2L, 0.4L }, 2, 0.465999959275L },
+	{ "parent under-used, child over its siblings", 0.3L, 0.2L, 0.1L,
+	  0.5L, { 0.3L, 0.1L }, 2, 0.040384214829L },
+};
+
+START_TEST(test_depth_oblivious)
+{
+	long double got = prism_fs_usage_efctv_depth_oblivious(
+		oblivious_rows[_i].un, oblivious_rows[_i].sn,
+		oblivious_rows[_i].pe, oblivious_rows[_i].ps,
+		oblivious_rows[_i].sib, oblivious_rows[_i].nsib);
+
+	ck_assert_msg(fabsl(got - oblivious_rows[_i].want) < 1e-9L,
+		      "%s: %.12Lf", oblivious_rows[_i].what, got);
+}
+END_TEST
+
 #define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
 
 extern Suite *fs_suite(void)
@@ -124,6 +160,7 @@ extern Suite *fs_suite(void)
 	tcase_add_loop_test(tc, test_usage_norm, 0, N(norm_rows));
 	tcase_add_loop_test(tc, test_factor, 0, N(factor_rows));
 	tcase_add_test(tc, test_efctv_no_sibling_shares);
+	tcase_add_loop_test(tc, test_depth_oblivious, 0, N(oblivious_rows));
 	suite_add_tcase(s, tc);
 	return s;
 }

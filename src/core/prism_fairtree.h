@@ -1,0 +1,74 @@
+/*****************************************************************************\
+ *  prism_fairtree.h - the Fair Tree fair-share algorithm (Slurm's
+ *  default): level fair-share S/U per sibling set, a depth-first ranking
+ *  of the tree, and fs_factor = rank / number of user associations.
+ *
+ *  Part of Prism's core: pure C, no Slurm header.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_FAIRTREE_H
+#define PRISM_FAIRTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "prism_error.h"
+
+/*
+ * Notes
+ *
+ * The tree is an array of nodes, node 0 the root. The children of a node
+ * are a slice of a shared index array, in the order the association
+ * manager lists them (the fair-share parent's children_list): that order
+ * decides between ties exactly as it does for Slurm. A node's children
+ * are its fair-share children, so an account with FairShare=parent has
+ * none: its children hang from its own fair-share parent.
+ *
+ * Per sibling set, each node's level fair-share is LF = S / U, with S its
+ * normalised shares and U its usage over its fair-share parent's usage.
+ * Siblings are ranked by LF (highest first; users before accounts on
+ * equal LF), users get fs_factor = rank / user_count as the walk meets
+ * them; sibling users with equal LF share a rank, and an account tied
+ * with the sibling before it passes the tie to its first child. Users
+ * with FairShare=parent rank first (LF infinite); accounts with
+ * FairShare=parent get LF = PRISM_FT_NO_VAL and are skipped.
+ */
+
+/* Slurm's NO_VAL as a level fair-share: "not used". */
+#define PRISM_FT_NO_VAL 4294967294.0L
+
+/* No fair-share parent (the root). */
+#define PRISM_FT_NONE UINT32_MAX
+
+typedef struct {
+	/* inputs */
+	uint32_t first_child;	/* into the children index array */
+	uint32_t n_children;
+	uint32_t fs_parent;	/* node index, PRISM_FT_NONE for the root */
+	bool is_user;
+	bool use_parent;	/* FairShare=parent */
+	long double shares_norm;
+	long double usage_raw;
+	/* results (Slurm's association usage fields) */
+	long double usage_efctv;	/* usage over the parent's */
+	long double usage_norm;		/* usage over the root's, <= 1 */
+	long double level_fs;
+	double fs_factor;		/* users only */
+} prism_ft_node_t;
+
+/*
+ * Run Fair Tree over 'nodes' (n of them, node 0 the root) whose children
+ * are listed in 'children'; 'user_count' is the number of user
+ * associations (the rank's denominator). Fills the result fields of every
+ * node below the root and the root's level_fs; reorders each node's slice
+ * of 'children' by rank. Returns 0, or -1 with err set when the tree is
+ * malformed (an index out of range); nodes are then partly updated.
+ */
+extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
+			      uint32_t *children, size_t n_children_total,
+			      uint32_t user_count, prism_error_t *err);
+
+#endif /* PRISM_FAIRTREE_H */

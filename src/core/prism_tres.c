@@ -1,0 +1,80 @@
+/*****************************************************************************\
+ *  prism_tres.c - the TRES priority term (see prism_tres.h).
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <stddef.h>
+
+#include "prism_tres.h"
+
+extern uint64_t prism_tres_value(const prism_tres_use_t *use, uint32_t i)
+{
+	if (!use)
+		return 0;
+	if (use->alloc && (use->alloc[i] != PRISM_TRES_NO_CONSUME))
+		return use->alloc[i];
+	if (use->req)
+		return use->req[i];
+	return 0;
+}
+
+/*
+ * The factor of TRES 'i' into *factor; *factor is left alone when Slurm
+ * sets none (nothing to normalise by).
+ */
+static void _factor(const prism_tres_use_t *use, const uint64_t *part_tres,
+		    uint32_t i, bool no_normal, double *factor)
+{
+	uint64_t value = prism_tres_value(use, i);
+
+	if (no_normal) {
+		*factor = (double) value;
+		return;
+	}
+	if (value && part_tres && part_tres[i])
+		*factor = (double) value / (double) part_tres[i];
+}
+
+extern void prism_tres_factors(const prism_tres_use_t *use,
+			       const uint64_t *part_tres, uint32_t cnt,
+			       bool no_normal, double *factors)
+{
+	if (!factors)
+		return;
+	for (uint32_t i = 0; i < cnt; i++)
+		_factor(use, part_tres, i, no_normal, &factors[i]);
+}
+
+extern double prism_tres_weigh(const double *weights, uint32_t cnt,
+			       double *factors)
+{
+	double sum = 0.0;
+
+	if (!weights || !factors)
+		return 0.0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		factors[i] *= weights[i];
+		sum += factors[i];
+	}
+	return sum;
+}
+
+extern double prism_tres_term(const prism_tres_use_t *use,
+			      const uint64_t *part_tres,
+			      const double *weights, uint32_t cnt,
+			      bool no_normal)
+{
+	double sum = 0.0;
+
+	if (!weights)
+		return 0.0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		double weighted = 0.0;
+
+		_factor(use, part_tres, i, no_normal, &weighted);
+		weighted *= weights[i];
+		sum += weighted;
+	}
+	return sum;
+}

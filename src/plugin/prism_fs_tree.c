@@ -1,0 +1,222 @@
+/*****************************************************************************\
+ *  prism_fs_tree.c - fair-share over the association tree: copies the
+ *  tree assoc_mgr keeps into the core's node arrays, runs Fair Tree or
+ *  the classic algorithm there, and writes the results back into the
+ *  association usage records sshare reads.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/xmalloc.h"
+
+#include "prism_adapter.h"
+#include "prism_fairtree.h"
+#include "prism_fs.h"
+
+/*
+ * The node arrays are kept between passes (only the recalculation thread
+ * uses them, under the assoc_mgr write lock) and grow as the tree grows.
+ */
+static prism_ft_node_t *nodes;
+static slurmdb_assoc_rec_t **recs;
+static uint32_t *kids;
+static size_t cap;
+static long double *sibling_norms;
+static size_t sibling_cap;
+
+static void _grow(size_t need)
+{
+	if (need <= cap)
+		return;
+	cap = need < 2 * cap ? 2 * cap : need;
+	xrecalloc(nodes, cap, sizeof(*nodes));
+	xrecalloc(recs, cap, sizeof(*recs));
+	xrecalloc(kids, cap, sizeof(*kids));
+}
+
+/*
+ * Number the tree breadth first from the root, each node's fair-share
+ * children (children_list) in list order. Returns the node count.
+ */
+static size_t _build_tree(void)
+{
+	size_t n = 1, nkids = 0;
+
+	_grow(64);
+	recs[0] = assoc_mgr_root_assoc;
+	nodes[0] = (prism_ft_node_t) {
+		.fs_parent = PRISM_FT_NONE,
+		.usage_raw = assoc_mgr_root_assoc->usage->usage_raw,
+	};
+	for (size_t i = 0; i < n; i++) {
+		List children = recs[i]->usage->children_list;
+		slurmdb_assoc_rec_t *child;
+		ListIterator itr;
+
+		nodes[i].first_child = nkids;
+		nodes[i].n_children = 0;
+		if (!children)
+			continue;
+		itr = list_iterator_create(children);
+		while ((child = list_next(itr))) {
+			_grow(n + 1);
+			recs[n] = child;
+			nodes[n] = (prism_ft_node_t) {
+				.fs_parent = i,
+				.is_user = child->user != NULL,
+				.use_parent =
+					child->shares_raw ==
+					SLURMDB_FS_USE_PARENT,
+				.shares_norm = child->usage->shares_norm,
+				.usage_raw = child->usage->usage_raw,
+			};
+			kids[nkids++] = n++;
+			nodes[i].n_children++;
+		}
+		list_iterator_destroy(itr);
+	}
+	return n;
+}
+
+static void _fair_tree(void)
+{
+	prism_error_t err = { "" };
+	size_t n = _build_tree();
+
+	if (prism_fairtree_run(nodes, n, kids, n - 1, g_user_assoc_count,
+			       &err)) {
+		error("%s: Fair Tree: %s", "priority/prism", err.text);
+		return;
+	}
+	assoc_mgr_root_assoc->usage->level_fs = nodes[0].level_fs;
+	for (size_t i = 1; i < n; i++) {
+		slurmdb_assoc_usage_t *usage = recs[i]->usage;
+
+		usage->usage_efctv = nodes[i].usage_efctv;
+		usage->usage_norm = nodes[i].usage_norm;
+		usage->level_fs = nodes[i].level_fs;
+		if (nodes[i].is_user)
+			usage->fs_factor = nodes[i].fs_factor;
+	}
+}
+
+/* Effective usage of 'assoc' under DEPTH_OBLIVIOUS. */
+static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *parent = assoc->usage->fs_assoc_ptr;
+	slurmdb_assoc_rec_t *sib;
+	ListIterator itr;
+	size_t n = 0;
+
+	if (parent->usage->children_list) {
+		itr = list_iterator_create(parent->usage->children_list);
+		while ((sib = list_next(itr))) {
+			if (sib->shares_raw == SLURMDB_FS_USE_PARENT)
+				continue;
+			if (n == sibling_cap) {
+				sibling_cap = sibling_cap ? 2 * sibling_cap :
+							    64;
+				xrecalloc(sibling_norms, sibling_cap,
+					  sizeof(*sibling_norms));
+			}
+			sibling_norms[n++] = sib->usage->usage_norm;
+		}
+		list_iterator_destroy(itr);
+	}
+	return prism_fs_usage_efctv_depth_oblivious(
+		assoc->usage->usage_norm, assoc->usage->shares_norm,
+		parent->usage->usage_efctv, parent->usage->shares_norm,
+		sibling_norms, n);
+}
+
+extern void prism_fs_tree_fini(void)
+{
+	xfree(nodes);
+	xfree(recs);
+	xfree(kids);
+	xfree(sibling_norms);
+	cap = 0;
+	sibling_cap = 0;
+}
+
+extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
+				     uint32_t flags)
+{
+	slurmdb_assoc_usage_t *usage = assoc->usage;
+	slurmdb_assoc_rec_t *parent = usage->fs_assoc_ptr;
+
+	usage->usage_norm = prism_fs_usage_norm(
+		usage->usage_raw, assoc_mgr_root_assoc->usage->usage_raw);
+	if (!parent || parent == assoc_mgr_root_assoc)
+		usage->usage_efctv = usage->usage_norm;
+	else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+		usage->usage_efctv = parent->usage->usage_efctv;
+	else if (flags & PRISM_F_DEPTH_OBLIVIOUS)
+		usage->usage_efctv = _depth_oblivious(assoc);
+	else
+		usage->usage_efctv = prism_fs_usage_efctv(
+			usage->usage_norm, parent->usage->usage_efctv,
+			assoc->shares_raw, usage->level_shares);
+}
+
+/*
+ * The classic pass: accounts get their effective usage top down; users
+ * are marked "not computed" (NO_VAL) and get theirs when one of their
+ * jobs asks for its fair-share factor, as with Slurm's plugin.
+ */
+static void _classic(List children, uint32_t flags)
+{
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator itr;
+
+	if (!children)
+		return;
+	itr = list_iterator_create(children);
+	while ((assoc = list_next(itr))) {
+		if (assoc->user) {
+			assoc->usage->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		prism_fs_set_assoc_usage(assoc, flags);
+		_classic(assoc->usage->children_list, flags);
+	}
+	list_iterator_destroy(itr);
+}
+
+extern void prism_fs_tree_update(const prism_prio_conf_t *conf)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage) {
+		if (conf->flags & PRISM_F_FAIR_TREE)
+			_fair_tree();
+		else
+			_classic(assoc_mgr_root_assoc->usage->children_list,
+				 conf->flags);
+	}
+	assoc_mgr_unlock(&locks);
+}
+
+extern double prism_fs_job_factor(job_record_t *job_ptr,
+				  const prism_prio_conf_t *conf)
+{
+	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	slurmdb_assoc_rec_t *fs_assoc = assoc;
+
+	if (!assoc || !assoc->usage)
+		return 0.0;
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+	    assoc->usage->fs_assoc_ptr)
+		fs_assoc = assoc->usage->fs_assoc_ptr;
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		prism_fs_set_assoc_usage(fs_assoc, conf->flags);
+	if (conf->flags & PRISM_F_FAIR_TREE)
+		return assoc->usage->fs_factor;
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		return 0.0;
+	return prism_fs_factor(fs_assoc->usage->usage_efctv,
+			       fs_assoc->usage->shares_norm,
+			       slurm_conf.fs_dampening_factor);
+}

@@ -1,0 +1,522 @@
+/*****************************************************************************\
+ *  prism_usage.c - usage accounting on slurmctld's records: decay and
+ *  reset of association and QOS usage, the charge of a running job to its
+ *  associations and QOS, and the rebuild of run-seconds after a restart.
+ *
+ *  The arithmetic is the core's (prism_usage.h); this file reads Slurm's
+ *  records, takes the assoc_mgr locks as priority/multifactor does, and
+ *  logs what the core reports.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <inttypes.h>
+#include <pthread.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/slurmctld/locks.h"
+
+#include "prism_adapter.h"
+#include "prism_usage.h"
+
+static const char plugin[] = "priority/prism";
+
+_Static_assert(PRISM_USAGE_NO_CONSUME == NO_CONSUME_VAL64,
+	       "the core's NO_CONSUME differs from Slurm's");
+
+/*
+ * The usage settings. prism_usage_conf_load() writes them (init,
+ * reconfig); the recalculation thread and priority_p_job_end() read them.
+ * usage_lock is a leaf lock: nothing else is taken while it is held.
+ */
+static pthread_mutex_t usage_lock = PTHREAD_MUTEX_INITIALIZER;
+static double decay_factor = 1.0;
+static prism_reset_t reset_period = PRISM_RESET_NONE;
+static time_t next_reset;	/* 0: to compute from the last reset */
+static bool calc_running;	/* PriorityFlags=CALCULATE_RUNNING */
+static bool with_dbd;		/* usage is kept only with slurmdbd */
+
+/* Slurm's PriorityUsageResetPeriod values and the core's names. */
+static const struct {
+	uint16_t slurm;
+	prism_reset_t core;
+} reset_map[] = {
+	{ PRIORITY_RESET_NONE, PRISM_RESET_NONE },
+	{ PRIORITY_RESET_NOW, PRISM_RESET_NOW },
+	{ PRIORITY_RESET_DAILY, PRISM_RESET_DAILY },
+	{ PRIORITY_RESET_WEEKLY, PRISM_RESET_WEEKLY },
+	{ PRIORITY_RESET_MONTHLY, PRISM_RESET_MONTHLY },
+	{ PRIORITY_RESET_QUARTERLY, PRISM_RESET_QUARTERLY },
+	{ PRIORITY_RESET_YEARLY, PRISM_RESET_YEARLY },
+};
+
+static prism_reset_t _core_reset(uint16_t slurm_period)
+{
+	for (size_t i = 0; i < sizeof(reset_map) / sizeof(reset_map[0]); i++)
+		if (reset_map[i].slurm == slurm_period)
+			return reset_map[i].core;
+	error("%s: unknown PriorityUsageResetPeriod %u, no reset", plugin,
+	      slurm_period);
+	return PRISM_RESET_NONE;
+}
+
+extern void prism_usage_conf_load(void)
+{
+	double factor = prism_usage_decay_factor(slurm_conf.priority_decay_hl);
+	prism_reset_t period = _core_reset(slurm_conf.priority_reset_period);
+	bool running = slurm_conf.priority_flags &
+		       PRIORITY_FLAGS_CALCULATE_RUNNING;
+	bool dbd = slurm_with_slurmdbd();
+
+	slurm_mutex_lock(&usage_lock);
+	decay_factor = factor;
+	reset_period = period;
+	next_reset = 0;
+	calc_running = running;
+	with_dbd = dbd;
+	slurm_mutex_unlock(&usage_lock);
+}
+
+static int _tres_cnt(void)
+{
+	if (!prism_ctl.tres_cnt || *prism_ctl.tres_cnt < 0)
+		return 0;
+	return *prism_ctl.tres_cnt;
+}
+
+static bool _limits_enforced(void)
+{
+	return slurm_conf.accounting_storage_enforce &
+	       ACCOUNTING_ENFORCE_LIMITS;
+}
+
+static prism_usage_rec_t _assoc_rec(slurmdb_assoc_usage_t *usage)
+{
+	return (prism_usage_rec_t) {
+		.usage_raw = &usage->usage_raw,
+		.usage_tres_raw = usage->usage_tres_raw,
+		.grp_used_wall = &usage->grp_used_wall,
+		.grp_used_tres_run_secs = usage->grp_used_tres_run_secs,
+	};
+}
+
+static prism_usage_rec_t _qos_rec(slurmdb_qos_usage_t *usage)
+{
+	return (prism_usage_rec_t) {
+		.usage_raw = &usage->usage_raw,
+		.usage_tres_raw = usage->usage_tres_raw,
+		.grp_used_wall = &usage->grp_used_wall,
+		.grp_used_tres_run_secs = usage->grp_used_tres_run_secs,
+	};
+}
+
+static const char *_tres_name(int i)
+{
+	if (!assoc_mgr_tres_name_array || !assoc_mgr_tres_name_array[i])
+		return "?";
+	return assoc_mgr_tres_name_array[i];
+}
+
+/* ---- decay and reset ---- */
+
+typedef struct {
+	double decay;
+	int tres_cnt;
+} decay_arg_t;
+
+static int _decay_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	decay_arg_t *d = arg;
+	prism_usage_rec_t rec;
+
+	if (!assoc->usage)
+		return 0;
+	rec = _assoc_rec(assoc->usage);
+	prism_usage_rec_decay(&rec, d->tres_cnt, d->decay);
+	/* usage kept for users deleted under an account */
+	if (assoc->leaf_usage && (assoc->leaf_usage != assoc->usage)) {
+		rec = _assoc_rec(assoc->leaf_usage);
+		prism_usage_rec_decay(&rec, d->tres_cnt, d->decay);
+	}
+	return 0;
+}
+
+static int _decay_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	decay_arg_t *d = arg;
+	prism_usage_rec_t rec;
+
+	if (!qos->usage || (qos->flags & QOS_FLAG_NO_DECAY))
+		return 0;
+	rec = _qos_rec(qos->usage);
+	prism_usage_rec_decay(&rec, d->tres_cnt, d->decay);
+	return 0;
+}
+
+extern void prism_usage_decay(time_t last, time_t now)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	decay_arg_t arg = { .tres_cnt = _tres_cnt() };
+	prism_error_t err = { "" };
+	double factor;
+	bool enabled;
+
+	slurm_mutex_lock(&usage_lock);
+	factor = decay_factor;
+	enabled = with_dbd;
+	slurm_mutex_unlock(&usage_lock);
+	if (!enabled || !prism_in_controller())
+		return;
+	if (prism_usage_decay_between(factor, last, now, &arg.decay, &err)) {
+		error("%s: problem applying decay: %s", plugin, err.text);
+		return;
+	}
+	if (arg.decay == 1.0)
+		return;		/* no half-life, or no time passed */
+	log_flag(PRIO, "%s: decay from %ld to %ld: %.15f -> %.15f", plugin,
+		 (long) last, (long) now, factor, arg.decay);
+
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list)
+		list_for_each(assoc_mgr_assoc_list, _decay_assoc, &arg);
+	if (assoc_mgr_qos_list)
+		list_for_each(assoc_mgr_qos_list, _decay_qos, &arg);
+	assoc_mgr_unlock(&locks);
+}
+
+static int _reset_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	int *tres_cnt = arg;
+	prism_usage_rec_t rec;
+
+	if (!assoc->usage)
+		return 0;
+	rec = _assoc_rec(assoc->usage);
+	prism_usage_rec_clear(&rec, *tres_cnt);
+	if (assoc->leaf_usage && (assoc->leaf_usage != assoc->usage)) {
+		slurmdb_destroy_assoc_usage(assoc->leaf_usage);
+		assoc->leaf_usage = NULL;
+	}
+	return 0;
+}
+
+/* NoDecay QOS are reset too. */
+static int _reset_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	int *tres_cnt = arg;
+	prism_usage_rec_t rec;
+
+	if (!qos->usage)
+		return 0;
+	rec = _qos_rec(qos->usage);
+	prism_usage_rec_clear(&rec, *tres_cnt);
+	return 0;
+}
+
+static void _reset_all(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	int tres_cnt = _tres_cnt();
+
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list)
+		list_for_each(assoc_mgr_assoc_list, _reset_assoc, &tres_cnt);
+	if (assoc_mgr_qos_list)
+		list_for_each(assoc_mgr_qos_list, _reset_qos, &tres_cnt);
+	assoc_mgr_unlock(&locks);
+}
+
+extern void prism_usage_reset_if_due(prism_state_t *st, time_t now)
+{
+	prism_reset_state_t rs = { .last_reset = st->last_reset };
+	prism_error_t err = { "" };
+	bool due = false;
+	int rc;
+
+	if (!prism_in_controller())
+		return;
+	slurm_mutex_lock(&usage_lock);
+	if (!with_dbd) {
+		slurm_mutex_unlock(&usage_lock);
+		return;
+	}
+	rs.period = reset_period;
+	rs.next_reset = next_reset;
+	rc = prism_usage_reset_step(&rs, now, &due, &err);
+	if (!rc) {
+		reset_period = rs.period;
+		next_reset = rs.next_reset;
+	}
+	slurm_mutex_unlock(&usage_lock);
+
+	if (rc) {
+		error("%s: usage reset: %s", plugin, err.text);
+		return;
+	}
+	st->last_reset = rs.last_reset;
+	if (!due)
+		return;
+	log_flag(PRIO, "%s: resetting usage (PriorityUsageResetPeriod), next reset at %ld",
+		 plugin, (long) rs.next_reset);
+	_reset_all();
+}
+
+/* ---- charging jobs ---- */
+
+/* The job as the core sees it. */
+static void _job_view(const job_record_t *job_ptr, int tres_cnt,
+		      prism_usage_job_t *job)
+{
+	*job = (prism_usage_job_t) {
+		.start_time = job_ptr->start_time,
+		.end_time = job_ptr->end_time,
+		.end_time_exp = job_ptr->end_time_exp,
+		.time_limit = job_ptr->time_limit,
+		.finished = IS_JOB_FINISHED(job_ptr) ||
+			    IS_JOB_COMPLETING(job_ptr) ||
+			    IS_JOB_RESIZING(job_ptr),
+		.usage_factor = job_ptr->qos_ptr ?
+					job_ptr->qos_ptr->usage_factor : -1.0,
+		.tres_alloc = job_ptr->tres_alloc_cnt,
+		.tres_cnt = tres_cnt,
+	};
+}
+
+static void _log_qos_underflow(uint32_t job_id, const slurmdb_qos_rec_t *qos,
+			       const prism_usage_underflow_t *uf, int n)
+{
+	for (int i = 0; i < n; i++)
+		error("%s: job %u: QOS %s TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64 " seconds when only %" PRIu64 " remained.",
+		      plugin, job_id, qos->name, _tres_name(uf[i].tres),
+		      uf[i].delta, uf[i].remained);
+}
+
+static void _log_assoc_underflow(uint32_t job_id,
+				 const slurmdb_assoc_rec_t *assoc,
+				 const prism_usage_underflow_t *uf, int n)
+{
+	for (int i = 0; i < n; i++)
+		error("%s: job %u: assoc %u TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64 " seconds when only %" PRIu64 " remained.",
+		      plugin, job_id, assoc->id, _tres_name(uf[i].tres),
+		      uf[i].delta, uf[i].remained);
+}
+
+/* The job's QOS, and its partition's QOS when that is another one. */
+static slurmdb_qos_rec_t *_part_qos(const job_record_t *job_ptr)
+{
+	if (!job_ptr->part_ptr || (job_ptr->part_ptr->qos_ptr ==
+				   job_ptr->qos_ptr))
+		return NULL;
+	return job_ptr->part_ptr->qos_ptr;
+}
+
+static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
+			const prism_usage_charge_t *c, int tres_cnt,
+			bool limits, prism_usage_underflow_t *uf)
+{
+	prism_usage_rec_t rec;
+	int n;
+
+	if (!qos || !qos->usage)
+		return;
+	rec = _qos_rec(qos->usage);
+	n = prism_usage_rec_charge(&rec, c, tres_cnt,
+				   qos->flags & QOS_FLAG_NO_DECAY, limits,
+				   TRES_ARRAY_ENERGY, uf);
+	_log_qos_underflow(job_ptr->job_id, qos, uf, n);
+}
+
+/* Charge 'c' to the QOS and the whole association chain of 'job_ptr'. */
+static void _charge_records(const job_record_t *job_ptr,
+			    const prism_usage_charge_t *c, int tres_cnt,
+			    prism_usage_underflow_t *uf)
+{
+	bool limits = _limits_enforced();
+	slurmdb_assoc_rec_t *assoc;
+
+	_charge_qos(job_ptr, job_ptr->qos_ptr, c, tres_cnt, limits, uf);
+	_charge_qos(job_ptr, _part_qos(job_ptr), c, tres_cnt, limits, uf);
+	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		prism_usage_rec_t rec = _assoc_rec(assoc->usage);
+		int n = prism_usage_rec_charge(&rec, c, tres_cnt, false,
+					       limits, TRES_ARRAY_ENERGY, uf);
+
+		log_flag(PRIO, "%s: adding %f new usage to assoc %u (%s/%s/%s) raw usage is now %Lf. Group wall added %f making it %f.",
+			 plugin, c->real_decay, assoc->id, assoc->acct,
+			 assoc->user, assoc->partition,
+			 assoc->usage->usage_raw, c->run_decay,
+			 assoc->usage->grp_used_wall);
+		_log_assoc_underflow(job_ptr->job_id, assoc, uf, n);
+	}
+}
+
+/* Charge the job; caller holds the assoc_mgr locks. */
+static void _charge(job_record_t *job_ptr, time_t start, time_t end,
+		    bool at_end, double factor)
+{
+	int tres_cnt = _tres_cnt();
+	int room = tres_cnt > 0 ? tres_cnt : 1;
+	uint64_t run_delta[room];
+	long double run_decay[room], run_nodecay[room];
+	prism_usage_underflow_t uf[room];
+	prism_usage_charge_t c = { .tres_run_delta = run_delta,
+				   .tres_run_decay = run_decay,
+				   .tres_run_nodecay = run_nodecay };
+	prism_error_t err = { "" };
+	prism_usage_job_t job;
+	double billable;
+
+	_job_view(job_ptr, tres_cnt, &job);
+	/* settle the end only once */
+	if (at_end)
+		job_ptr->end_time_exp = (time_t) NO_VAL;
+	billable = calc_job_billable_tres(
+		job_ptr, prism_usage_period_start(&job, start), true);
+	if (prism_usage_charge_compute(&job, start, end, at_end, factor,
+				       billable, &c, &err)) {
+		error("%s: %pJ: %s", plugin, job_ptr, err.text);
+		return;
+	}
+	log_flag(PRIO, "%s: %pJ ran for %g seconds, billable TRES %f",
+		 plugin, job_ptr, c.run_delta, billable);
+	_charge_records(job_ptr, &c, tres_cnt, uf);
+}
+
+/*
+ * What the pass does with 'job_ptr' (multifactor's decay_apply_new_usage):
+ * -1: nothing, the job needs no further processing; 0: nothing to
+ * charge; 1: charge it.
+ */
+static int _pass_choice(const job_record_t *job_ptr, bool running_too)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return -1;
+	if ((running_too || !IS_JOB_PENDING(job_ptr)) &&
+	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	    job_ptr->assoc_ptr)
+		return 1;
+	return 0;
+}
+
+static bool _charge_job(job_record_t *job_ptr, time_t start, time_t end,
+			bool at_end, bool take_locks)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	double factor;
+	bool running_too;
+
+	if (!prism_in_controller())
+		return false;
+	slurm_mutex_lock(&usage_lock);
+	factor = decay_factor;
+	running_too = calc_running;
+	slurm_mutex_unlock(&usage_lock);
+
+	if (!at_end) {
+		int choice = _pass_choice(job_ptr, running_too);
+
+		if (choice <= 0)
+			return choice == 0;
+	}
+	/* end_time_exp NO_VAL: the end was settled already */
+	if (job_ptr->end_time_exp == (time_t) NO_VAL)
+		return false;
+	if (take_locks)
+		assoc_mgr_lock(&locks);
+	_charge(job_ptr, start, end, at_end, factor);
+	if (take_locks)
+		assoc_mgr_unlock(&locks);
+	return true;
+}
+
+extern bool prism_usage_charge_job(job_record_t *job_ptr, time_t start,
+				   time_t end, bool at_end)
+{
+	return _charge_job(job_ptr, start, end, at_end, true);
+}
+
+extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
+					  time_t start, time_t end,
+					  bool at_end)
+{
+	return _charge_job(job_ptr, start, end, at_end, false);
+}
+
+/* ---- run-seconds after a restart ---- */
+
+static void _release(job_record_t *job_ptr, const uint64_t *delta,
+		     int tres_cnt, prism_usage_underflow_t *uf)
+{
+	slurmdb_qos_rec_t *qos[2] = { job_ptr->qos_ptr, _part_qos(job_ptr) };
+	slurmdb_assoc_rec_t *assoc;
+	prism_usage_rec_t rec;
+	int n;
+
+	for (int q = 0; q < 2; q++) {
+		if (!qos[q] || !qos[q]->usage)
+			continue;
+		rec = _qos_rec(qos[q]->usage);
+		n = prism_usage_rec_release(&rec, NULL, delta, tres_cnt,
+					    TRES_ARRAY_ENERGY, uf);
+		_log_qos_underflow(job_ptr->job_id, qos[q], uf, n);
+	}
+	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		rec = _assoc_rec(assoc->usage);
+		n = prism_usage_rec_release(&rec, NULL, delta, tres_cnt,
+					    TRES_ARRAY_ENERGY, uf);
+		_log_assoc_underflow(job_ptr->job_id, assoc, uf, n);
+	}
+}
+
+static int _init_job(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	time_t last_ran = *(time_t *) arg;
+	int tres_cnt = _tres_cnt();
+	int room = tres_cnt > 0 ? tres_cnt : 1;
+	uint64_t delta[room];
+	prism_usage_underflow_t uf[room];
+	prism_error_t err = { "" };
+	prism_usage_job_t job;
+	int rc;
+
+	if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
+	    !IS_JOB_RUNNING(job_ptr))
+		return 0;
+	_job_view(job_ptr, tres_cnt, &job);
+	rc = prism_usage_init_delta(&job, last_ran, delta, &err);
+	if (rc < 0)
+		error("%s: %pJ: %s", plugin, job_ptr, err.text);
+	if (rc)
+		return 0;
+	log_flag(PRIO, "%s: %pJ: removing run-seconds used before %ld",
+		 plugin, job_ptr, (long) last_ran);
+	_release(job_ptr, delta, tres_cnt, uf);
+	return 0;
+}
+
+extern void prism_usage_init_run_secs(time_t last_ran)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+
+	log_flag(PRIO, "%s: initializing grp_used_tres_run_secs", plugin);
+	if (!prism_in_controller() || !_limits_enforced())
+		return;
+	if (!*prism_ctl.job_list || !list_count(*prism_ctl.job_list))
+		return;
+	lock_slurmctld(job_read_lock);
+	assoc_mgr_lock(&locks);
+	list_for_each(*prism_ctl.job_list, _init_job, &last_ran);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read_lock);
+}

@@ -1,0 +1,248 @@
+/*****************************************************************************\
+ *  test_fairtree.c - unit tests of prism_fairtree: level fair-share,
+ *  ranking, ties, zero shares, FairShare=parent, malformed trees.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <math.h>
+#include <string.h>
+
+#include "prism_fairtree.h"
+#include "test_core.h"
+
+#define MAXN 16
+#define PARENT -1.0	/* shares of a FairShare=parent association */
+
+/* One association of a test tree; parent is an index, -1 for the root. */
+typedef struct {
+	const char *name;
+	int parent;
+	bool user;
+	double shares;	/* raw shares, or PARENT */
+	double usage;	/* raw usage of a user; accounts sum their children */
+	double want_fs;	/* users: expected fs_factor */
+} row_t;
+
+typedef struct {
+	prism_ft_node_t nodes[MAXN];
+	uint32_t children[MAXN];
+	size_t n;
+	uint32_t users;
+} tree_t;
+
+/* Build nodes from rows: shares normalised among siblings, usage summed. */
+static void _build(tree_t *t, const row_t *rows, size_t n)
+{
+	uint32_t next = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->n = n + 1;
+	t->nodes[0].fs_parent = PRISM_FT_NONE;
+	for (size_t i = 0; i < n; i++) {
+		prism_ft_node_t *node = &t->nodes[i + 1];
+
+		node->fs_parent = rows[i].parent + 1;
+		node->is_user = rows[i].user;
+		node->use_parent = rows[i].shares == PARENT;
+		if (rows[i].user) {
+			t->users++;
+			for (uint32_t p = node->fs_parent; p != PRISM_FT_NONE;
+			     p = t->nodes[p].fs_parent)
+				t->nodes[p].usage_raw += rows[i].usage;
+			node->usage_raw += rows[i].usage;
+		}
+	}
+	for (uint32_t p = 0; p < t->n; p++) {
+		double total = 0;
+
+		t->nodes[p].first_child = next;
+		for (size_t i = 0; i < n; i++)
+			if ((uint32_t) (rows[i].parent + 1) == p) {
+				t->children[next++] = i + 1;
+				if (rows[i].shares != PARENT)
+					total += rows[i].shares;
+			}
+		t->nodes[p].n_children = next - t->nodes[p].first_child;
+		for (size_t i = 0; i < n; i++)
+			if ((uint32_t) (rows[i].parent + 1) == p &&
+			    rows[i].shares != PARENT && total > 0)
+				t->nodes[i + 1].shares_norm =
+					rows[i].shares / total;
+	}
+}
+
+static void _check(const row_t *rows, size_t n, const char *what)
+{
+	tree_t t;
+	prism_error_t err = { "" };
+
+	_build(&t, rows, n);
+	ck_assert_msg(prism_fairtree_run(t.nodes, t.n, t.children, n, t.users,
+					 &err) == 0,
+		      "%s: %s", what, err.text);
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].user)
+			continue;
+		ck_assert_msg(fabs(t.nodes[i + 1].fs_factor - rows[i].want_fs) <
+				      1e-12,
+			      "%s: %s has fs_factor %f, want %f", what,
+			      rows[i].name, t.nodes[i + 1].fs_factor,
+			      rows[i].want_fs);
+	}
+}
+
+/* Slurm's Fair Tree document: UserB's account Acct16 is less used than
+ * UserA's Acct12, so UserB ranks above UserA. */
+static const row_t doc_example[] = {
+	{ "Acct1", -1, false, 1, 0, 0 },
+	{ "Acct12", 0, false, 1, 0, 0 },
+	{ "Acct16", 0, false, 1, 0, 0 },
+	{ "UserA", 1, true, 1, 30, 0.5 },
+	{ "UserB", 2, true, 1, 10, 1.0 },
+};
+
+/* Every user of a better-served account ranks below every user of a less
+ * served one, whatever their own usage. */
+static const row_t accounts_first[] = {
+	{ "A", -1, false, 50, 0, 0 },
+	{ "B", -1, false, 50, 0, 0 },
+	{ "a1", 0, true, 1, 70, 1.0 / 4 },
+	{ "a2", 0, true, 1, 10, 2.0 / 4 },
+	{ "b1", 1, true, 1, 15, 3.0 / 4 },
+	{ "b2", 1, true, 3, 5, 4.0 / 4 },
+};
+
+/* Sibling users with the same level fair-share share a rank. */
+static const row_t tied_users[] = {
+	{ "acct", -1, false, 1, 0, 0 },
+	{ "u1", 0, true, 1, 0, 1.0 },
+	{ "u2", 0, true, 1, 0, 1.0 },
+	{ "u3", 0, true, 2, 50, 1.0 / 3 },
+};
+
+/* A user tied with a sibling account (both LF 1.0) is visited first and
+ * the account's highest user (u3, no usage) shares its rank. */
+static const row_t user_tied_with_account[] = {
+	{ "top", -1, false, 1, 0, 0 },
+	{ "u1", 0, true, 1, 10, 1.0 },
+	{ "sub", 0, false, 1, 0, 0 },
+	{ "u2", 2, true, 1, 10, 1.0 / 3 },
+	{ "u3", 2, true, 1, 0, 1.0 },
+};
+
+/* Zero shares rank last; no usage (LF infinite) ties with a
+ * FairShare=parent user (always infinite) at the top. */
+static const row_t edges[] = {
+	{ "acct", -1, false, 1, 0, 0 },
+	{ "zero", 0, true, 0, 0, 1.0 / 4 },
+	{ "idle", 0, true, 1, 0, 4.0 / 4 },
+	{ "busy", 0, true, 1, 40, 2.0 / 4 },
+	{ "inherit", 0, true, PARENT, 40, 4.0 / 4 },
+};
+
+START_TEST(test_trees)
+{
+	_check(doc_example, 5, "document example");
+	_check(accounts_first, 6, "accounts first");
+	_check(tied_users, 4, "tied users");
+	_check(user_tied_with_account, 5, "user tied with account");
+	_check(edges, 5, "zero shares, idle, FairShare=parent");
+}
+END_TEST
+
+START_TEST(test_level_fs_values)
+{
+	tree_t t;
+	prism_error_t err = { "" };
+
+	_build(&t, accounts_first, 6);
+	ck_assert_int_eq(prism_fairtree_run(t.nodes, t.n, t.children, 6,
+					    t.users, &err), 0);
+	/* A: S 0.5, U 80/100 */
+	ck_assert(fabsl(t.nodes[1].level_fs - 0.5L / 0.8L) < 1e-15L);
+	ck_assert(fabsl(t.nodes[1].usage_efctv - 0.8L) < 1e-15L);
+	ck_assert(fabsl(t.nodes[1].usage_norm - 0.8L) < 1e-15L);
+	/* b2: S 3/4, U 5/20 */
+	ck_assert(fabsl(t.nodes[6].level_fs - 3.0L) < 1e-15L);
+	/* the root carries "not used" */
+	ck_assert(t.nodes[0].level_fs == PRISM_FT_NO_VAL);
+}
+END_TEST
+
+START_TEST(test_no_usage_anywhere)
+{
+	tree_t t;
+	prism_error_t err = { "" };
+
+	_build(&t, tied_users, 4);
+	for (size_t i = 0; i < t.n; i++)
+		t.nodes[i].usage_raw = 0;
+	ck_assert_int_eq(prism_fairtree_run(t.nodes, t.n, t.children, 4,
+					    t.users, &err), 0);
+	/* every user is infinitely under-served and all tie at the top */
+	for (size_t i = 2; i < t.n; i++) {
+		ck_assert(isinf(t.nodes[i].level_fs));
+		ck_assert(t.nodes[i].fs_factor == 1.0);
+		ck_assert(t.nodes[i].usage_efctv == 0.0L);
+	}
+}
+END_TEST
+
+START_TEST(test_account_use_parent)
+{
+	static const row_t rows[] = {
+		{ "acct", -1, false, PARENT, 0, 0 },
+		{ "u", -1, true, 1, 5, 1.0 },
+	};
+	tree_t t;
+	prism_error_t err = { "" };
+
+	_build(&t, rows, 2);
+	ck_assert_int_eq(prism_fairtree_run(t.nodes, t.n, t.children, 2,
+					    t.users, &err), 0);
+	ck_assert(t.nodes[1].level_fs == PRISM_FT_NO_VAL);
+}
+END_TEST
+
+START_TEST(test_bad_trees)
+{
+	prism_ft_node_t nodes[2] = {
+		{ .fs_parent = PRISM_FT_NONE, .first_child = 0,
+		  .n_children = 1 },
+		{ .fs_parent = 0, .is_user = true },
+	};
+	uint32_t children[1] = { 7 };
+	prism_error_t err = { "" };
+
+	ck_assert_int_eq(prism_fairtree_run(nodes, 2, children, 1, 1, &err),
+			 -1);
+	ck_assert(strstr(err.text, "out of range"));
+	nodes[0].n_children = 3;
+	ck_assert_int_eq(prism_fairtree_run(nodes, 2, children, 1, 1, &err),
+			 -1);
+	ck_assert(strstr(err.text, "slice"));
+	ck_assert_int_eq(prism_fairtree_run(nodes, 0, children, 1, 1, &err),
+			 -1);
+	/* a node that lists itself as its child */
+	nodes[0].n_children = 1;
+	children[0] = 0;
+	ck_assert_int_eq(prism_fairtree_run(nodes, 2, children, 1, 1, &err),
+			 -1);
+	ck_assert(strstr(err.text, "cycle"));
+}
+END_TEST
+
+extern Suite *fairtree_suite(void)
+{
+	Suite *s = suite_create("fairtree");
+	TCase *tc = tcase_create("rank");
+
+	tcase_add_test(tc, test_trees);
+	tcase_add_test(tc, test_level_fs_values);
+	tcase_add_test(tc, test_no_usage_anywhere);
+	tcase_add_test(tc, test_account_use_parent);
+	tcase_add_test(tc, test_bad_trees);
+	suite_add_tcase(s, tc);
+	return s;
+}
