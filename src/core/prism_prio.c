@@ -123,6 +123,16 @@ static double _nice(const prism_terms_t *t)
 	return (double) ((int64_t) t->nice - PRISM_NICE_OFFSET);
 }
 
+extern int64_t prism_term_site(const prism_terms_t *t)
+{
+	return (int64_t) t->site - PRISM_NICE_OFFSET;
+}
+
+extern int64_t prism_term_nice(const prism_terms_t *t)
+{
+	return (int64_t) t->nice - PRISM_NICE_OFFSET;
+}
+
 static uint32_t _clamp_prio(double sum, bool *clamped_high)
 {
 	uint64_t whole;

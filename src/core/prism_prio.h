@@ -141,6 +141,10 @@ extern void prism_prio_terms(const prism_prio_conf_t *conf,
 			     const prism_job_t *job, int64_t now,
 			     prism_terms_t *out);
 
+/* The site factor and nice of 'terms' without Slurm's offset. */
+extern int64_t prism_term_site(const prism_terms_t *terms);
+extern int64_t prism_term_nice(const prism_terms_t *terms);
+
 /*
  * Sum of the terms, clamped to 1..PRISM_PRIO_MAX. Sets *clamped_high when
  * the sum exceeded 32 bits (NULL allowed).

@@ -251,6 +251,10 @@ extern uint32_t prism_job_compute(job_record_t *job_ptr,
 	if (high)
 		error("%pJ priority exceeds 32 bits, reduced to %u", job_ptr,
 		      prio);
+	log_flag(PRIO, "%pJ priority: site %" PRId64 " + age %.2f + assoc %.2f + fairshare %.2f + jobsize %.2f + partition %.2f + qos %.2f + tres %.2f - nice %" PRId64 " = %u",
+		 job_ptr, prism_term_site(&terms), terms.age, terms.assoc,
+		 terms.fs, terms.js, terms.part, terms.qos, terms.tres,
+		 prism_term_nice(&terms), prio);
 	if (job_ptr->part_ptr_list)
 		_store_priority_array(job_ptr, conf, &terms);
 	return prio;

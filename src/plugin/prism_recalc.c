@@ -35,6 +35,7 @@ typedef struct {
 	prism_world_t world;
 	time_t now;
 	time_t last;		/* end of the previous pass, 0: none */
+	bool with_dbd;		/* usage is only kept with slurmdbd */
 	uint32_t changed;
 } pass_t;
 
@@ -66,6 +67,8 @@ static bool _charge(job_record_t *job_ptr, const pass_t *pass)
 {
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
+	if (!pass->with_dbd)
+		return true;
 	if (((pass->conf.flags & PRISM_F_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
@@ -137,7 +140,8 @@ static void _for_each_job(ListForF fn, pass_t *pass)
 
 extern void prism_recalc_pass(void)
 {
-	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran() };
+	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran(),
+			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
 	bool fair_tree;
 

@@ -206,6 +206,17 @@ START_TEST(test_update)
 }
 END_TEST
 
+START_TEST(test_site_and_nice_without_offset)
+{
+	prism_terms_t t = { .site = OFF + 5, .nice = OFF - 20 };
+
+	ck_assert(prism_term_site(&t) == 5);
+	ck_assert(prism_term_nice(&t) == -20);
+	t.site = 0;
+	ck_assert(prism_term_site(&t) == -(int64_t) OFF);
+}
+END_TEST
+
 START_TEST(test_pick_factor)
 {
 	ck_assert(prism_pick_factor(false, 0.5, 7.0) == 0.5);
@@ -227,6 +238,7 @@ extern Suite *prio_suite(void)
 	tcase_add_test(tc, test_other_partition);
 	tcase_add_loop_test(tc, test_update, 0, N(update_rows));
 	tcase_add_test(tc, test_pick_factor);
+	tcase_add_test(tc, test_site_and_nice_without_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }
