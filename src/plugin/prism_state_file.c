@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/common/pack.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
@@ -21,12 +22,21 @@
 #include "prism_state.h"
 
 #define STATE_NAME "priority_prism_state"
+/* priority/multifactor's state: read and written too, so that switching
+ * between the two plugins neither charges running jobs twice nor loses a
+ * usage reset. */
+#define MF_STATE_NAME "priority_last_decay_ran"
 #define STATE_MAX 4096
+
+static char *_path(const char *name, const char *suffix)
+{
+	return xstrdup_printf("%s/%s%s", slurm_conf.state_save_location,
+			      name, suffix);
+}
 
 static char *_state_path(const char *suffix)
 {
-	return xstrdup_printf("%s/%s%s", slurm_conf.state_save_location,
-			      STATE_NAME, suffix);
+	return _path(STATE_NAME, suffix);
 }
 
 static int _write_all(int fd, const char *buf, size_t len)
@@ -55,22 +65,16 @@ static void _sync_dir(void)
 	close(fd);
 }
 
-extern int prism_state_save(const prism_state_t *st)
+/*
+ * Replace StateSaveLocation/NAME by 'len' bytes of 'buf': written to
+ * NAME.new, flushed, renamed. Caller holds the state files lock.
+ */
+static int _replace_file(const char *name, const char *buf, size_t len)
 {
-	char buf[STATE_MAX];
-	prism_error_t err = { "" };
-	char *tmp, *path;
-	int len, fd, rc = SLURM_ERROR;
+	char *tmp = _path(name, ".new");
+	char *path = _path(name, "");
+	int fd, rc = SLURM_ERROR;
 
-	len = prism_state_format(st, buf, sizeof(buf), &err);
-	if (len < 0) {
-		error("%s: cannot format state: %s", "priority/prism",
-		      err.text);
-		return SLURM_ERROR;
-	}
-	tmp = _state_path(".new");
-	path = _state_path("");
-	lock_state_files();
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		error("%s: cannot create %s: %m", "priority/prism", tmp);
@@ -92,47 +96,131 @@ extern int prism_state_save(const prism_state_t *st)
 	_sync_dir();
 	rc = SLURM_SUCCESS;
 done:
-	unlock_state_files();
 	xfree(tmp);
 	xfree(path);
 	return rc;
 }
 
-extern void prism_state_load(prism_state_t *st)
+/* multifactor's file: the two times packed as Slurm packs them. */
+static int _save_mf_state(const prism_state_t *st)
+{
+	buf_t *buffer = init_buf(64);
+	int rc;
+
+	pack_time(st->last_recalc, buffer);
+	pack_time(st->last_reset, buffer);
+	rc = _replace_file(MF_STATE_NAME, get_buf_data(buffer),
+			   get_buf_offset(buffer));
+	free_buf(buffer);
+	return rc;
+}
+
+extern int prism_state_save(const prism_state_t *st)
+{
+	char buf[STATE_MAX];
+	prism_error_t err = { "" };
+	int len, rc;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		return SLURM_SUCCESS;
+	len = prism_state_format(st, buf, sizeof(buf), &err);
+	if (len < 0) {
+		error("%s: cannot format state: %s", "priority/prism",
+		      err.text);
+		return SLURM_ERROR;
+	}
+	lock_state_files();
+	rc = _replace_file(STATE_NAME, buf, len);
+	if (rc == SLURM_SUCCESS)
+		rc = _save_mf_state(st);
+	unlock_state_files();
+	return rc;
+}
+
+/*
+ * Read multifactor's state into 'st'. Returns false when there is none or
+ * it is damaged (reported). Caller holds the state files lock.
+ */
+static bool _load_mf_state(prism_state_t *st)
+{
+	char *path = _path(MF_STATE_NAME, "");
+	buf_t *buffer = create_mmap_buf(path);
+	time_t last_ran = 0, last_reset = 0;
+	bool ok = false;
+
+	if (!buffer)
+		goto done;
+	if (unpack_time(&last_ran, buffer) ||
+	    unpack_time(&last_reset, buffer)) {
+		error("%s: %s is incomplete, ignored", "priority/prism", path);
+		goto done;
+	}
+	st->last_recalc = last_ran;
+	st->last_reset = last_reset;
+	ok = true;
+done:
+	if (buffer)
+		free_buf(buffer);
+	xfree(path);
+	return ok;
+}
+
+/* Prism's own file; false when there is none or it is damaged. */
+static bool _load_own_state(prism_state_t *st)
 {
 	char buf[STATE_MAX];
 	prism_error_t err = { "" };
 	char *path = _state_path("");
 	ssize_t len;
 	int fd;
+	bool ok = false;
 
-	*st = (prism_state_t) { 0 };
-	lock_state_files();
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ENOENT)
-			info("%s: no state file %s, starting fresh",
-			     "priority/prism", path);
-		else
-			error("%s: cannot open %s: %m; starting fresh",
+		if (errno != ENOENT)
+			error("%s: cannot open %s: %m; ignored",
 			      "priority/prism", path);
 		goto done;
 	}
 	len = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (len < 0) {
-		error("%s: cannot read %s: %m; starting fresh",
-		      "priority/prism", path);
+		error("%s: cannot read %s: %m; ignored", "priority/prism",
+		      path);
 		goto done;
 	}
 	if (prism_state_parse(buf, len, st, &err)) {
-		error("%s: state file %s is damaged (%s); starting fresh",
+		error("%s: state file %s is damaged (%s); ignored",
 		      "priority/prism", path, err.text);
 		goto done;
 	}
-	debug("%s: state loaded, last recalculation at %ld",
-	      "priority/prism", (long) st->last_recalc);
+	ok = true;
 done:
-	unlock_state_files();
 	xfree(path);
+	return ok;
+}
+
+extern void prism_state_load(prism_state_t *st)
+{
+	prism_state_t own = { 0 }, mf = { 0 };
+	bool have_own, have_mf;
+
+	lock_state_files();
+	have_own = _load_own_state(&own);
+	have_mf = _load_mf_state(&mf);
+	unlock_state_files();
+
+	/* the newer of the two: the plugin that ran last charged up to it */
+	if (have_mf && (!have_own || mf.last_recalc > own.last_recalc)) {
+		*st = mf;
+		info("%s: continuing from %s (last recalculation at %ld)",
+		     "priority/prism", MF_STATE_NAME, (long) st->last_recalc);
+	} else if (have_own) {
+		*st = own;
+		debug("%s: state loaded, last recalculation at %ld",
+		      "priority/prism", (long) st->last_recalc);
+	} else {
+		*st = (prism_state_t) { 0 };
+		info("%s: no saved state, starting fresh", "priority/prism");
+	}
 }
