@@ -16,7 +16,8 @@
  *    prism-harness --conf FILE --world FILE [--state DIR] [--keep-state]
  *                  [--plugin priority/NAME] [--plugindir DIR[:DIR...]]
  *                  [--pass state|jobwrite|none] [--passes N]
- *                  [--timeout SEC] [--now EPOCH|--real-clock] [-v...]
+ *                  [--timeout SEC] [--now EPOCH|--real-clock]
+ *                  [--last-ran EPOCH] [--digits N] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
  *  are separated by white space, options are key=value):
@@ -40,13 +41,16 @@
  *    job ID user=U [account=A] part=P[,P2...] [qos=Q] [cpus=N] [nodes=N]
  *        [mem=MB] submit=REL [begin=REL] [accrue=REL] [start=REL]
  *        [time_limit=MIN] [state=PD|R|HELD] [nice=N] [site=N]
- *        [priority=N] [uid=N]
+ *        [priority=N] [loaded=N] [uid=N]
  *        A job.  REL is a time relative to "now": -3600, -90m, -2h, -1d
  *        (a leading '+' or no sign means the future).  begin defaults to
  *        submit, start (state=R only) to begin; accrue defaults to what
  *        slurmctld sets (begin; submit with ACCRUE_ALWAYS; none for held
  *        or future jobs when limits are enforced).  mem is per node.
  *        priority=N is an admin-set priority (direct_set_prio).
+ *        loaded=N: the job was loaded from slurmctld's saved state with
+ *        priority N (not admin-set, priority_array not saved, so
+ *        priority_g_set() is not called; only a pass recomputes it).
  *        HELD is a user hold (priority 0).  account defaults to the first
  *        association of the user, qos to "normal", cpus/nodes to 1.
  *
@@ -62,6 +66,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <float.h>
 #include <getopt.h>
 #include <math.h>
@@ -83,6 +88,7 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/macros.h"
+#include "src/common/pack.h"
 #include "src/common/read_config.h"
 #include "src/common/slurm_priority.h"
 #include "src/common/slurm_protocol_defs.h"
@@ -133,7 +139,7 @@ typedef struct {
 	int line;
 } w_qos_t;
 
-typedef struct {
+typedef struct w_assoc {
 	char *acct;
 	char *user;			/* NULL for an account association */
 	char *parent;			/* parent account (users: own) */
@@ -144,6 +150,8 @@ typedef struct {
 	int line;
 	uint32_t id, lft, rgt;
 	slurmdb_assoc_rec_t *rec;	/* owned by assoc_mgr once built */
+	struct w_assoc **kids;		/* child associations, list order */
+	int nkids, maxkids;
 } w_assoc_t;
 
 typedef struct {
@@ -175,9 +183,26 @@ typedef struct {
 	int32_t nice;
 	int32_t site;
 	uint32_t priority;		/* NO_VAL unless admin-set */
+	uint32_t loaded;		/* NO_VAL unless loaded from state */
 	uint32_t uid;			/* NO_VAL unless given */
 	int line;
 } w_job_t;
+
+/*
+ * A string-keyed hash index.  The world lists are otherwise searched
+ * linearly, which is quadratic for big (generated) worlds.
+ */
+#define IDX_BUCKETS	65536
+
+typedef struct idx_ent {
+	char *key;
+	void *val;
+	struct idx_ent *next;
+} idx_ent_t;
+
+typedef struct {
+	idx_ent_t **b;
+} idx_t;
 
 typedef struct {
 	const char *file;
@@ -189,6 +214,10 @@ typedef struct {
 	List parts;			/* w_part_t */
 	List jobs;			/* w_job_t */
 	List users;			/* char *, order of first appearance */
+	idx_t assoc_idx;		/* "ACCT" / "USER\001ACCT" -> w_assoc_t */
+	idx_t user_idx;			/* USER -> first w_assoc_t of the user */
+	idx_t uid_idx;			/* USER -> 1 + order of appearance */
+	idx_t job_idx;			/* "ID" -> w_job_t */
 } world_t;
 
 /*****************************************************************************\
@@ -213,6 +242,8 @@ static struct {
 	time_t now;
 	bool real_clock;
 	int verbose;
+	int digits;
+	time_t last_ran;
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -364,7 +395,8 @@ static void *_watchdog(void *arg)
  *
  *  Two extra mechanisms drive the plugin deterministically:
  *  - the gate: while closed, any thread other than the main thread blocks
- *    in lock_slurmctld() until the harness has "submitted" all jobs;
+ *    in lock_slurmctld() and assoc_mgr_lock() until the harness has
+ *    "submitted" all jobs;
  *  - event counters, bumped when a non-main thread releases a job WRITE
  *    lock or the state-file lock, used to detect a finished pass.
 \*****************************************************************************/
@@ -491,6 +523,41 @@ extern void unlock_state_files(void)
 		slurm_cond_broadcast(&ev_cond);
 		slurm_mutex_unlock(&ev_mutex);
 	}
+}
+
+/*
+ * assoc_mgr_lock() is interposed as well (libslurmfull's is called
+ * through RTLD_NEXT): while the gate is closed, a plugin thread also
+ * blocks before taking assoc_mgr locks.  Without this, the part of a
+ * pass that needs only the association manager (multifactor without
+ * Fair Tree: _set_children_usage_efctv() and the usage decay, before its
+ * first lock_slurmctld()) would race with the submit path's
+ * priority_g_set() calls, and the report would depend on thread timing.
+ */
+static void (*real_assoc_mgr_lock)(assoc_mgr_lock_t *locks) = NULL;
+
+static void _resolve_assoc_mgr_lock(void)
+{
+	real_assoc_mgr_lock = dlsym(RTLD_NEXT, "assoc_mgr_lock");
+}
+
+extern void assoc_mgr_lock(assoc_mgr_lock_t *locks)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, _resolve_assoc_mgr_lock);
+	if (!real_assoc_mgr_lock || (real_assoc_mgr_lock == assoc_mgr_lock)) {
+		fprintf(stderr, "%s: error: cannot find libslurmfull's assoc_mgr_lock()\n",
+			HARNESS_NAME);
+		_exit(1);
+	}
+	if (!_is_main()) {
+		slurm_mutex_lock(&ev_mutex);
+		while (!gate_open)
+			slurm_cond_wait(&ev_cond, &ev_mutex);
+		slurm_mutex_unlock(&ev_mutex);
+	}
+	real_assoc_mgr_lock(locks);
 }
 
 static void _gate_set(bool open)
@@ -623,6 +690,7 @@ static void _free_assoc(void *x)
 	xfree(a->acct);
 	xfree(a->user);
 	xfree(a->parent);
+	xfree(a->kids);
 	xfree(a);
 }
 
@@ -727,36 +795,86 @@ static int _find_part_name(void *x, void *key)
 	return !xstrcmp(((w_part_t *) x)->name, (char *) key);
 }
 
-typedef struct {
-	const char *acct;
-	const char *user;
-} assoc_key_t;
-
-static int _find_assoc_key(void *x, void *key)
+static uint32_t _idx_hash(const char *key)
 {
-	w_assoc_t *a = x;
-	assoc_key_t *k = key;
+	uint32_t h = 2166136261u;
 
-	return (!xstrcmp(a->acct, k->acct) && !xstrcmp(a->user, k->user));
+	for (; *key; key++) {
+		h ^= (unsigned char) *key;
+		h *= 16777619u;
+	}
+	return h % IDX_BUCKETS;
 }
 
-static int _find_assoc_user(void *x, void *key)
+static void *_idx_get(idx_t *ix, const char *key)
 {
-	w_assoc_t *a = x;
+	idx_ent_t *e;
 
-	return (a->user && !xstrcmp(a->user, (char *) key));
+	if (!ix->b)
+		return NULL;
+	for (e = ix->b[_idx_hash(key)]; e; e = e->next)
+		if (!xstrcmp(e->key, key))
+			return e->val;
+	return NULL;
+}
+
+/* Adds key -> val unless key is present; returns the value now stored. */
+static void *_idx_add(idx_t *ix, const char *key, void *val)
+{
+	idx_ent_t *e;
+	uint32_t h = _idx_hash(key);
+
+	if (!ix->b)
+		ix->b = xcalloc(IDX_BUCKETS, sizeof(*ix->b));
+	for (e = ix->b[h]; e; e = e->next)
+		if (!xstrcmp(e->key, key))
+			return e->val;
+	e = xmalloc(sizeof(*e));
+	e->key = xstrdup(key);
+	e->val = val;
+	e->next = ix->b[h];
+	ix->b[h] = e;
+	return val;
+}
+
+static void _idx_free(idx_t *ix)
+{
+	idx_ent_t *e, *next;
+	int i;
+
+	if (!ix->b)
+		return;
+	for (i = 0; i < IDX_BUCKETS; i++)
+		for (e = ix->b[i]; e; e = next) {
+			next = e->next;
+			xfree(e->key);
+			xfree(e);
+		}
+	xfree(ix->b);
+}
+
+static char *_assoc_key(const char *acct, const char *user)
+{
+	if (user)
+		return xstrdup_printf("%s\001%s", user, acct);
+	return xstrdup(acct);
 }
 
 static w_assoc_t *_world_assoc(const char *acct, const char *user)
 {
-	assoc_key_t key = { .acct = acct, .user = user };
+	char *key = _assoc_key(acct, user);
+	w_assoc_t *a = _idx_get(&world.assoc_idx, key);
 
-	return list_find_first(world.assocs, _find_assoc_key, &key);
+	xfree(key);
+	return a;
 }
 
-static int _find_str(void *x, void *key)
+static void _world_assoc_add(w_assoc_t *a)
 {
-	return !xstrcmp((char *) x, (char *) key);
+	char *key = _assoc_key(a->acct, a->user);
+
+	_idx_add(&world.assoc_idx, key, a);
+	xfree(key);
 }
 
 /* Split "key=value" in place; returns value or NULL. */
@@ -896,12 +1014,17 @@ static void _parse_assoc(int line, char **tok, int ntok)
 	if (!have_shares)
 		_world_error(line, "assoc needs shares=N (or shares=parent)");
 	if (a->user) {
-		if (!list_find_first(world.users, _find_str, a->user))
+		if (!_idx_get(&world.uid_idx, a->user)) {
 			list_append(world.users, xstrdup(a->user));
+			_idx_add(&world.uid_idx, a->user, (void *) (uintptr_t)
+				 list_count(world.users));
+			_idx_add(&world.user_idx, a->user, a);
+		}
 		if (!have_uid)
 			a->uid = NO_VAL;
 	}
 	list_append(world.assocs, a);
+	_world_assoc_add(a);
 }
 
 static void _parse_part(int line, char **tok, int ntok)
@@ -957,11 +1080,6 @@ static void _parse_part(int line, char **tok, int ntok)
 	list_append(world.parts, p);
 }
 
-static int _find_job_id(void *x, void *key)
-{
-	return (((w_job_t *) x)->id == *(uint32_t *) key);
-}
-
 static void _parse_job(int line, char **tok, int ntok)
 {
 	w_job_t *j;
@@ -976,13 +1094,19 @@ static void _parse_job(int line, char **tok, int ntok)
 	j->id = _parse_u32(line, "job id", tok[1]);
 	if (!j->id)
 		_world_error(line, "job id must be > 0");
-	if (list_find_first(world.jobs, _find_job_id, &j->id))
-		_world_error(line, "job %u defined twice", j->id);
+	{
+		char key[16];
+
+		snprintf(key, sizeof(key), "%u", j->id);
+		if (_idx_add(&world.job_idx, key, j) != j)
+			_world_error(line, "job %u defined twice", j->id);
+	}
 	j->cpus = 1;
 	j->nodes = 1;
 	j->time_limit = NO_VAL;
 	j->state = 'P';
 	j->priority = NO_VAL;
+	j->loaded = NO_VAL;
 	j->uid = NO_VAL;
 
 	for (i = 2; i < ntok; i++) {
@@ -1046,6 +1170,10 @@ static void _parse_job(int line, char **tok, int ntok)
 			j->priority = _parse_u32(line, key, val);
 			if (!j->priority)
 				_world_error(line, "priority=0 is a hold, use state=HELD");
+		} else if (!xstrcmp(key, "loaded")) {
+			j->loaded = _parse_u32(line, key, val);
+			if (!j->loaded)
+				_world_error(line, "loaded=0 is a hold, use state=HELD");
 		} else if (!xstrcmp(key, "uid")) {
 			j->uid = _parse_u32(line, key, val);
 		} else
@@ -1061,6 +1189,9 @@ static void _parse_job(int line, char **tok, int ntok)
 		_world_error(line, "cpus and nodes must be > 0");
 	if (j->has_start && (j->state != 'R'))
 		_world_error(line, "start= is only valid with state=R");
+	if ((j->loaded != NO_VAL) &&
+	    ((j->priority != NO_VAL) || (j->state == 'H')))
+		_world_error(line, "loaded= does not go with priority= or state=HELD");
 	list_append(world.jobs, j);
 }
 
@@ -1136,6 +1267,7 @@ static void _world_check(void)
 	root->acct = xstrdup("root");
 	root->shares = 1;
 	list_prepend(world.assocs, root);
+	_world_assoc_add(root);
 
 	itr = list_iterator_create(world.assocs);
 	while ((a = list_next(itr))) {
@@ -1146,14 +1278,10 @@ static void _world_check(void)
 				     a->parent);
 		if (a->user && (a->uid == NO_VAL)) {
 			/* uid from the user's first appearance */
-			int n = 0;
-			ListIterator uitr = list_iterator_create(world.users);
-			char *u;
+			uintptr_t n = (uintptr_t) _idx_get(&world.uid_idx,
+							   a->user);
 
-			while ((u = list_next(uitr)) && xstrcmp(u, a->user))
-				n++;
-			list_iterator_destroy(uitr);
-			a->uid = HARNESS_UID_BASE + n;
+			a->uid = HARNESS_UID_BASE + n - 1;
 		}
 	}
 	/* account cycles: every account must reach root */
@@ -1227,8 +1355,7 @@ static void _world_check(void)
 		char *tmp, *tok, *save = NULL;
 
 		if (!j->account) {
-			a = list_find_first(world.assocs, _find_assoc_user,
-					    j->user);
+			a = _idx_get(&world.user_idx, j->user);
 			if (!a)
 				_world_error(j->line, "user '%s' has no association",
 					     j->user);
@@ -1316,25 +1443,35 @@ static void _build_tres(void)
 		_die("AccountingStorageTRES must include the standard TRES (cpu,mem,energy,node,billing,...)");
 }
 
+/* Child lists of the account associations, in world (list) order. */
+static void _link_assocs(w_assoc_t *root)
+{
+	ListIterator itr = list_iterator_create(world.assocs);
+	w_assoc_t *a, *p;
+
+	while ((a = list_next(itr))) {
+		if (a == root)
+			continue;
+		/* users hang off their account, accounts off their parent */
+		p = _world_assoc(a->user ? a->acct : a->parent, NULL);
+		if (p->nkids == p->maxkids) {
+			p->maxkids = p->maxkids ? 2 * p->maxkids : 8;
+			xrecalloc(p->kids, p->maxkids, sizeof(*p->kids));
+		}
+		p->kids[p->nkids++] = a;
+	}
+	list_iterator_destroy(itr);
+}
+
 /* Assign ids and nested-set lft/rgt (as slurmdbd stores them). */
 static uint32_t _number_assocs(w_assoc_t *a, uint32_t *next_id, uint32_t lft)
 {
-	ListIterator itr;
-	w_assoc_t *c;
+	int i;
 
 	a->id = (*next_id)++;
 	a->lft = lft++;
-	itr = list_iterator_create(world.assocs);
-	while ((c = list_next(itr))) {
-		if (c == a || xstrcmp(c->parent, a->acct) || a->user)
-			continue;
-		if (c->user && xstrcmp(c->acct, a->acct))
-			continue;
-		if (!c->user && !xstrcmp(c->acct, a->acct))
-			continue;	/* the account itself */
-		lft = _number_assocs(c, next_id, lft);
-	}
-	list_iterator_destroy(itr);
+	for (i = 0; i < a->nkids; i++)
+		lft = _number_assocs(a->kids[i], next_id, lft);
 	a->rgt = lft++;
 	return lft;
 }
@@ -1364,6 +1501,7 @@ static void _build_assoc_mgr(void)
 
 	_build_tres();
 
+	_link_assocs(root);
 	_number_assocs(root, &next_id, 1);
 
 	assoc_mgr_lock(&locks);
@@ -1679,6 +1817,11 @@ static job_record_t *_build_job(w_job_t *j, time_t now)
 		if (j->priority != NO_VAL) {
 			job_ptr->priority = j->priority;
 			job_ptr->direct_set_prio = 1;
+		} else if (j->loaded != NO_VAL) {
+			/* as _load_job_state(): no priority_array saved */
+			job_ptr->priority = j->loaded;
+			if (j->loaded > 1)
+				lowest_prio = MIN(lowest_prio, j->loaded);
 		} else
 			job_ptr->priority = NO_VAL;
 	}
@@ -1779,8 +1922,24 @@ static void _print_ld(const char *key, long double v)
 		printf(" %s=%sinf", key, (v < 0) ? "-" : "");
 	else if (fuzzy_equal(v, NO_VAL))
 		printf(" %s=noval", key);
+	else if (opt.digits)
+		printf(" %s=%.*Lg", key, opt.digits, v);
 	else
 		printf(" %s=%.6Lf", key, v);
+}
+
+/* A factor value as the report prints it (%.6f, or --digits). */
+static const char *_fmt_f(double v)
+{
+	static char buf[16][64];
+	static int next = 0;
+	char *b = buf[next++ % 16];
+
+	if (opt.digits)
+		snprintf(b, sizeof(buf[0]), "%.*g", opt.digits, v);
+	else
+		snprintf(b, sizeof(buf[0]), "%.6f", v);
+	return b;
 }
 
 static int _cmp_qos_name(void *x, void *y)
@@ -2002,12 +2161,16 @@ static void _report_factors(void)
 			   obj->job_id, obj->partition ? obj->partition : "-",
 			   obj->user_id);
 		if (obj->direct_prio > 0) {
-			xstrfmtcat(line, " direct=%.6f", obj->direct_prio);
+			xstrfmtcat(line, " direct=%s",
+				   _fmt_f(obj->direct_prio));
 		} else {
-			xstrfmtcat(line, " age=%.6f assoc=%.6f fairshare=%.6f jobsize=%.6f partition=%.6f qos=%.6f site=%"PRId64" nice=%"PRId64,
-				   obj->priority_age, obj->priority_assoc,
-				   obj->priority_fs, obj->priority_js,
-				   obj->priority_part, obj->priority_qos,
+			xstrfmtcat(line, " age=%s assoc=%s fairshare=%s jobsize=%s partition=%s qos=%s site=%"PRId64" nice=%"PRId64,
+				   _fmt_f(obj->priority_age),
+				   _fmt_f(obj->priority_assoc),
+				   _fmt_f(obj->priority_fs),
+				   _fmt_f(obj->priority_js),
+				   _fmt_f(obj->priority_part),
+				   _fmt_f(obj->priority_qos),
 				   (int64_t) obj->priority_site -
 				   (int64_t) NICE_OFFSET,
 				   (int64_t) obj->nice -
@@ -2018,9 +2181,9 @@ static void _report_factors(void)
 				    (i < g_tres_count); i++) {
 				if (obj->priority_tres[i] == 0.0)
 					continue;
-				xstrfmtcat(line, "%s%s:%.6f", sep,
+				xstrfmtcat(line, "%s%s:%s", sep,
 					   assoc_mgr_tres_name_array[i],
-					   obj->priority_tres[i]);
+					   _fmt_f(obj->priority_tres[i]));
 				sep = ",";
 			}
 			if (!*sep)
@@ -2085,6 +2248,49 @@ static void _setup_state_dir(void)
 	slurm_conf.state_save_location = xstrdup(state_dir);
 }
 
+static void _write_file(const char *name, const void *data, size_t len)
+{
+	char *path = xstrdup_printf("%s/%s", state_dir, name);
+	FILE *fp = fopen(path, "w");
+
+	if (!fp || (fwrite(data, 1, len, fp) != len) || fclose(fp))
+		_die("cannot write %s: %s", path, strerror(errno));
+	xfree(path);
+}
+
+/*
+ * --last-ran: the saved state of a controller whose last recalculation
+ * pass (and usage reset) was at 'when', for both plugins, so that the
+ * first pass of this run has (now - when) seconds to decay and charge:
+ *  - multifactor: priority_last_decay_ran, pack_time(last_ran) and
+ *    pack_time(last_reset), as its _write_last_decay_ran() saves it;
+ *  - prism: priority_prism_state, its four-line text format with a
+ *    32-bit FNV-1a checksum of the lines before the checksum line.
+ */
+static void _write_last_ran(time_t when)
+{
+	buf_t *buffer = init_buf(BUF_SIZE);
+	char body[256], all[320];
+	uint32_t h = 2166136261u;
+	int len, i;
+
+	pack_time(when, buffer);	/* last_ran */
+	pack_time(when, buffer);	/* last_reset */
+	_write_file("priority_last_decay_ran", get_buf_data(buffer),
+		    get_buf_offset(buffer));
+	free_buf(buffer);
+
+	len = snprintf(body, sizeof(body),
+		       "prism-state 1\nlast_recalc %"PRId64"\nlast_reset %"PRId64"\n",
+		       (int64_t) when, (int64_t) when);
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char) body[i];
+		h *= 16777619u;
+	}
+	len = snprintf(all, sizeof(all), "%schecksum %08"PRIx32"\n", body, h);
+	_write_file("priority_prism_state", all, len);
+}
+
 static void _usage(FILE *fp)
 {
 	fprintf(fp,
@@ -2107,6 +2313,11 @@ static void _usage(FILE *fp)
 "  --timeout SEC       bound for every phase (default 60)\n"
 "  --now EPOCH         the frozen \"now\" (default: real time at start)\n"
 "  --real-clock        do not freeze time()\n"
+"  --last-ran EPOCH    pre-write both plugins' saved state with a last\n"
+"                      recalculation (and usage reset) at EPOCH, so the\n"
+"                      first pass decays and charges (now - EPOCH) s\n"
+"  --digits N          print floating values with N significant digits\n"
+"                      (%%.Ng) instead of %%.6f\n"
 "  -v, --verbose       more logging on stderr (repeatable)\n"
 "  -h, --help          this text\n", HARNESS_NAME);
 }
@@ -2125,6 +2336,8 @@ static void _parse_args(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "now", required_argument, NULL, 'n' },
 		{ "real-clock", no_argument, NULL, 'r' },
+		{ "last-ran", required_argument, NULL, 'L' },
+		{ "digits", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -2180,6 +2393,16 @@ static void _parse_args(int argc, char **argv)
 		case 'r':
 			opt.real_clock = true;
 			break;
+		case 'L':
+			opt.last_ran = strtoll(optarg, &end, 10);
+			if (*end || (opt.last_ran <= 0))
+				_die("--last-ran must be a positive epoch time");
+			break;
+		case 'D':
+			opt.digits = strtol(optarg, &end, 10);
+			if (*end || (opt.digits < 1) || (opt.digits > 21))
+				_die("--digits must be 1..21");
+			break;
 		case 'v':
 			opt.verbose++;
 			break;
@@ -2213,6 +2436,10 @@ static void _cleanup(void)
 	FREE_NULL_LIST(world.parts);
 	FREE_NULL_LIST(world.jobs);
 	FREE_NULL_LIST(world.users);
+	_idx_free(&world.assoc_idx);
+	_idx_free(&world.user_idx);
+	_idx_free(&world.uid_idx);
+	_idx_free(&world.job_idx);
 	if (state_dir_is_temp && (rmdir_recursive(state_dir, true) != 0))
 		fprintf(stderr, "%s: warning: could not remove %s\n",
 			HARNESS_NAME, state_dir);
@@ -2241,6 +2468,8 @@ int main(int argc, char **argv)
 	if ((dlsym(RTLD_DEFAULT, "job_list") != (void *) &job_list) ||
 	    (dlsym(RTLD_DEFAULT, "lock_slurmctld") !=
 	     (void *) lock_slurmctld) ||
+	    (dlsym(RTLD_DEFAULT, "assoc_mgr_lock") !=
+	     (void *) assoc_mgr_lock) ||
 	    (dlsym(RTLD_DEFAULT, "time") != (void *) time))
 		_die("controller symbols are not exported; link %s with -rdynamic",
 		     HARNESS_NAME);
@@ -2276,6 +2505,12 @@ int main(int argc, char **argv)
 			HARNESS_NAME);
 	accounting_enforce = slurm_conf.accounting_storage_enforce;
 	_setup_state_dir();
+	if (opt.last_ran) {
+		if (opt.last_ran > now)
+			_die("--last-ran %ld is after now (%ld)",
+			     (long) opt.last_ran, (long) now);
+		_write_last_ran(opt.last_ran);
+	}
 
 	_phase("world");
 	_world_read(opt.world_file);

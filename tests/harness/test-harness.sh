@@ -66,6 +66,28 @@ else
 	ko "prism and multifactor disagree on job priorities or factors"
 fi
 
+# TRES weights with units and several TRES, no fair-share: all identical.
+run mf-tres "$top_srcdir/tests/harness/tres.conf" priority/multifactor
+run pr-tres "$top_srcdir/tests/harness/tres.conf" priority/prism
+jobs_of "$tmp/mf-tres.out" >"$tmp/mf-tres.jobs"
+jobs_of "$tmp/pr-tres.out" >"$tmp/pr-tres.jobs"
+if grep -q 'tres=cpu:' "$tmp/pr-tres.jobs" &&
+	diff -u "$tmp/mf-tres.jobs" "$tmp/pr-tres.jobs"; then
+	ok "with tres.conf both agree on job priorities and TRES factors"
+else
+	ko "with tres.conf the plugins disagree (or no TRES factor shown)"
+fi
+
+# basic.conf: Fair Tree, usage of a running job, TRES: the whole report.
+sed 1d "$tmp/mf-basic.out" >"$tmp/mf.basic.body"
+sed 1d "$tmp/pr-basic.out" >"$tmp/pr.basic.body"
+if [ -s "$tmp/mf.basic.body" ] &&
+	diff -u "$tmp/mf.basic.body" "$tmp/pr.basic.body"; then
+	ok "with basic.conf the whole reports are identical (usage, fair-share, priorities, sprio)"
+else
+	ko "with basic.conf the reports differ"
+fi
+
 distinct=$(awk '/^job / && !/HELD|priority=0$/ { sub(/.*priority=/, ""); print }' \
 	"$tmp/pr.out" | sort -u | wc -l)
 if [ "$distinct" -ge 4 ]; then
