@@ -11,7 +11,9 @@
 # bin, nobody and QOS normal/high/low (see "accounting setup" below).
 #
 # After success, `. DIR/env` makes the Slurm client commands talk to this
-# cluster.  Stop it with tests/cluster/cluster-stop.sh DIR.  On failure the
+# cluster.  Stop it with tests/cluster/cluster-stop.sh DIR; restart only
+# slurmctld (optionally with another PriorityType) with
+# tests/cluster/cluster-restart-ctld.sh DIR [TYPE].  On failure the
 # relevant log tail is printed, everything started so far is stopped, and the
 # script exits non-zero.
 #
@@ -364,13 +366,7 @@ sam modify user where name=root set DefaultAccount=physics
 
 # ---------------------------------------------------------------- slurmctld
 log "starting slurmctld (port $CTLD_PORT, PriorityType=$PRIORITY_TYPE)"
-setsid /usr/sbin/slurmctld -D -f "$CONF" \
-    </dev/null >>"$DIR/log/slurmctld.stdout" 2>&1 &
-record_pid "$DIR" slurmctld $!
-ctld_up() {
-    scontrol ping 2>/dev/null | grep -q 'is UP'
-}
-wait_for_daemon 60 "slurmctld" "$DIR" slurmctld ctld_up ||
+start_slurmctld "$DIR" 60 ||
     fail "slurmctld did not come up" "$DIR/log/slurmctld.log" \
         "$DIR/log/slurmctld.stdout"
 log "slurmctld is up"

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # tests/cluster/lib.sh -- helpers shared by the Prism loopback-cluster scripts.
 #
-# Sourced by cluster-start.sh, cluster-stop.sh, test-foundation.sh, demo.sh.
+# Sourced by cluster-start.sh, cluster-stop.sh, cluster-restart-ctld.sh,
+# test-foundation.sh, test-multifactor.sh, demo.sh.
 # Nothing in here kills processes by name: every daemon is recorded in
 # DIR/pids/NAME.pid as "PID STARTTIME" (STARTTIME = field 22 of
 # /proc/PID/stat) and is only ever signalled by that PID, and only while the
@@ -270,4 +271,29 @@ spool_strays() {
     for p in "${!all[@]}"; do [[ -z ${roots[$p]:-} ]] && echo "$p"; done
     for p in "${!roots[@]}"; do echo "$p"; done
     return 0
+}
+
+# ctld_up -- the slurmctld of $SLURM_CONF answers a ping.
+ctld_up() {
+    scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
+# start_slurmctld DIR [TIMEOUT] -- start slurmctld (foreground mode, own
+# session, DIR/etc/slurm.conf, output appended to DIR/log/slurmctld.stdout),
+# record it as "slurmctld" in DIR/pids and wait (default 60 s) until it
+# answers pings.  SLURM_CONF must point at DIR/etc/slurm.conf.  Returns 1
+# if it died or did not answer in time (it stays recorded, so
+# cluster-stop.sh still stops it).
+start_slurmctld() {
+    local dir=$1 timeout=${2:-60}
+    setsid /usr/sbin/slurmctld -D -f "$dir/etc/slurm.conf" \
+        </dev/null >>"$dir/log/slurmctld.stdout" 2>&1 &
+    record_pid "$dir" slurmctld $!
+    wait_for_daemon "$timeout" "slurmctld" "$dir" slurmctld ctld_up
+}
+
+# ctld_priority_type -- PriorityType the running slurmctld reports.
+ctld_priority_type() {
+    scontrol show config 2>/dev/null |
+        awk -F' = ' '$1 ~ /^PriorityType[[:space:]]*$/ {print $2; exit}'
 }

@@ -2,7 +2,7 @@
 # test-harness.sh: drive priority/prism and Slurm's priority/multifactor
 # through the fake controller on the same world, and check that
 #  - both load and print the same kind of report (same rows, same keys);
-#  - with slurm-conf-examples/slurm.conf (no fair-share, no TRES) their
+#  - with slurm-conf-examples/slurm.conf (Fair Tree, TRES weights) their
 #    job priorities and sprio factor rows are identical, number for number;
 #  - the numbers are not degenerate (priorities differ; the high partition
 #    outranks the low one for the same job; held jobs stay 0);
