@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include "src/common/assoc_mgr.h"
@@ -36,8 +37,17 @@ typedef struct {
 	time_t now;
 	time_t last;		/* end of the previous pass, 0: none */
 	bool with_dbd;		/* usage is only kept with slurmdbd */
+	bool decayed;		/* time passed since the last pass */
 	uint32_t changed;
+	uint32_t slices;
 } pass_t;
+
+/*
+ * The job lock is held for slices of about PRISM_SLICE_USEC microseconds;
+ * the clock is read every PRISM_SLICE_CHECK jobs.
+ */
+#define PRISM_SLICE_USEC 2000
+#define PRISM_SLICE_CHECK 32
 
 extern time_t prism_recalc_last_ran(void)
 {
@@ -62,6 +72,7 @@ static bool _needs_priority(const job_record_t *job_ptr, const pass_t *pass)
 /*
  * Charge the usage of a running job since the last pass. Returns false
  * when the job is done with (finished, or its end already settled).
+ * Caller holds the job write lock and the assoc_mgr charge locks.
  */
 static bool _charge(job_record_t *job_ptr, const pass_t *pass)
 {
@@ -73,27 +84,20 @@ static bool _charge(job_record_t *job_ptr, const pass_t *pass)
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
 	    job_ptr->assoc_ptr)
-		return prism_usage_charge_job(job_ptr, pass->last, pass->now,
-					      false);
+		return prism_usage_charge_job_locked(job_ptr, pass->last,
+						     pass->now, false);
 	return true;
 }
 
-/* Caller holds the job write lock. */
+/* Caller holds the job write lock and the assoc_mgr locks of the step. */
 static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 {
-	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	assoc_mgr_lock_t write_locks = { .assoc = WRITE_LOCK,
-					 .qos = READ_LOCK };
-	bool classic = !(pass->conf.flags & PRISM_F_FAIR_TREE);
 	uint32_t prio;
 
 	if (!_needs_priority(job_ptr, pass))
 		return;
-	/* the classic algorithm fills a user's effective usage on demand */
-	assoc_mgr_lock(classic ? &write_locks : &read_locks);
 	prio = prism_job_compute(job_ptr, &pass->conf, &pass->world,
 				 pass->now);
-	assoc_mgr_unlock(classic ? &write_locks : &read_locks);
 	prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
 				 job_ptr->priority, prio);
 	if (prio != job_ptr->priority) {
@@ -102,40 +106,102 @@ static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 	}
 }
 
-static int _charge_and_set(void *x, void *arg)
+static void _charge_and_set(job_record_t *job_ptr, pass_t *pass)
 {
-	if (_charge(x, arg))
-		_set_priority(x, arg);
-	return 0;
+	if (_charge(job_ptr, pass))
+		_set_priority(job_ptr, pass);
 }
 
-static int _charge_only(void *x, void *arg)
+static void _charge_only(job_record_t *job_ptr, pass_t *pass)
 {
-	(void) _charge(x, arg);
-	return 0;
+	(void) _charge(job_ptr, pass);
 }
 
-static int _set_only(void *x, void *arg)
+/* One walk over all jobs: what to do per job and which locks it needs. */
+typedef struct {
+	void (*fn)(job_record_t *job_ptr, pass_t *pass);
+	assoc_mgr_lock_t locks;
+	bool site_update;	/* let the site factor plugin update first,
+				 * in passes that decayed usage */
+} step_t;
+
+/* Charging writes association and QOS usage and reads TRES. */
+#define CHARGE_LOCKS { .assoc = WRITE_LOCK, .qos = WRITE_LOCK, \
+		       .tres = READ_LOCK }
+
+/* (the classic algorithm also fills a user's effective usage on demand) */
+static const step_t charge_and_set = { _charge_and_set, CHARGE_LOCKS, true };
+static const step_t charge_only = { _charge_only, CHARGE_LOCKS, true };
+static const step_t set_fair_tree = {
+	_set_priority, { .assoc = READ_LOCK, .qos = READ_LOCK }, false };
+
+static int64_t _usec_since(const struct timespec *t0)
 {
-	_set_priority(x, arg);
-	return 0;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
-static void _for_each_job(ListForF fn, pass_t *pass)
+/*
+ * Walk every job in short slices: each slice takes the job write lock and
+ * the step's assoc_mgr locks, handles jobs until PRISM_SLICE_USEC has
+ * passed, and lets go, so that RPCs waiting for the job lock get in
+ * between. The walk keeps one iterator on job_list across slices: Slurm's
+ * list moves an iterator past a node that is removed and never reorders
+ * job_list, so jobs submitted or purged between slices are handled
+ * safely (a purged job is simply not met; a record is only touched while
+ * the job lock is held).
+ */
+static void _walk_jobs(const step_t *step, pass_t *pass)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
+	assoc_mgr_lock_t locks = step->locks;
+	ListIterator itr = NULL;
+	bool done = false;
 
-	lock_slurmctld(job_write_lock);
-	prism_world_get(&pass->world);
-	if (fn == _charge_and_set)
-		site_factor_g_update();
-	if (*prism_ctl.job_list)
-		list_for_each(*prism_ctl.job_list, fn, pass);
-	if (pass->changed)
-		*prism_ctl.last_job_update = time(NULL);
-	unlock_slurmctld(job_write_lock);
+	while (!done) {
+		struct timespec t0;
+		uint32_t n = 0;
+
+		lock_slurmctld(job_write_lock);
+		if (!itr) {
+			if (!*prism_ctl.job_list) {
+				unlock_slurmctld(job_write_lock);
+				return;
+			}
+			itr = list_iterator_create(*prism_ctl.job_list);
+			prism_world_get(&pass->world);
+			if (step->site_update && pass->decayed)
+				site_factor_g_update();
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assoc_mgr_lock(&locks);
+		while (true) {
+			job_record_t *job_ptr;
+
+			if (!(++n % PRISM_SLICE_CHECK) &&
+			    _usec_since(&t0) >= PRISM_SLICE_USEC)
+				break;
+			if (!(job_ptr = list_next(itr))) {
+				done = true;
+				break;
+			}
+			step->fn(job_ptr, pass);
+		}
+		assoc_mgr_unlock(&locks);
+		if (done)
+			list_iterator_destroy(itr);
+		if (pass->changed)
+			*prism_ctl.last_job_update = time(NULL);
+		unlock_slurmctld(job_write_lock);
+		pass->slices++;
+		if (!done)
+			sched_yield();
+	}
 }
 
 extern void prism_recalc_pass(void)
@@ -150,18 +216,19 @@ extern void prism_recalc_pass(void)
 	prism_usage_reset_if_due(&next, pass.now);
 	if (!fair_tree)
 		prism_fs_tree_update(&pass.conf);
-	if (pass.last && pass.now > pass.last) {
+	pass.decayed = pass.last && pass.now > pass.last;
+	if (pass.decayed) {
 		prism_usage_decay(pass.last, pass.now);
 		if (!fair_tree)
-			_for_each_job(_charge_and_set, &pass);
+			_walk_jobs(&charge_and_set, &pass);
 	}
 	if (fair_tree) {
-		_for_each_job(_charge_only, &pass);
+		_walk_jobs(&charge_only, &pass);
 		prism_fs_tree_update(&pass.conf);
-		_for_each_job(_set_only, &pass);
+		_walk_jobs(&set_fair_tree, &pass);
 	}
-	log_flag(PRIO, "%s: pass done, %u priorities changed",
-		 "priority/prism", pass.changed);
+	log_flag(PRIO, "%s: pass done in %u slices, %u priorities changed",
+		 "priority/prism", pass.slices, pass.changed);
 
 	next.last_recalc = pass.now;
 	slurm_mutex_lock(&last_lock);
