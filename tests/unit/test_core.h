@@ -15,5 +15,7 @@ extern Suite *state_suite(void);
 extern Suite *usage_suite(void);
 extern Suite *tres_suite(void);
 extern Suite *fairtree_suite(void);
+extern Suite *moab_suite(void);
+extern Suite *moab_conf_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

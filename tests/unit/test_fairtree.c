@@ -182,7 +182,9 @@ START_TEST(test_no_usage_anywhere)
 					    t.users, &err), 0);
 	/* every user is infinitely under-served and all tie at the top */
 	for (size_t i = 2; i < t.n; i++) {
-		ck_assert(isinf(t.nodes[i].level_fs));
+		/* valgrind's long double turns infinity into LDBL_MAX */
+		ck_assert(isinf(t.nodes[i].level_fs) ||
+			  t.nodes[i].level_fs > 1e300L);
 		ck_assert(t.nodes[i].fs_factor == 1.0);
 		ck_assert(t.nodes[i].usage_efctv == 0.0L);
 	}

@@ -1,0 +1,854 @@
+/*****************************************************************************\
+ *  prism_moab.c - the Moab/Maui priority model and its fair-share usage
+ *  windows (see prism_moab.h).
+ *
+ *  The usage text is:
+ *      prism-moab-usage VERSION
+ *      interval SECONDS
+ *      depth N
+ *      start EPOCH
+ *      total W0 W1 ... W(N-1)
+ *      KIND NAME W0 W1 ... W(N-1)     (one line per credential with usage)
+ *      checksum HEX
+ *  where KIND is user, group, account, qos or class and HEX is the 32-bit
+ *  FNV-1a hash of everything before the checksum line.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prism_moab.h"
+
+#define _DEPTH_MAX 32
+#define _TARGET_KNEE 0.01	/* 1 - x where f(x) turns linear */
+#define _USERPRIO_MIN (-1024)
+#define _USERPRIO_MAX 1023
+
+struct prism_moab_usage {
+	const prism_moab_policy_t *pol;
+	uint32_t depth;
+	int64_t interval;
+	int64_t start;			/* start of window 0 */
+	double pw[_DEPTH_MAX];		/* FSDECAY^i */
+	uint32_t n[PRISM_MOAB_CRED_CNT];
+	double *win[PRISM_MOAB_CRED_CNT];	/* n * depth, window 0 first */
+	double *sum[PRISM_MOAB_CRED_CNT];	/* decayed sums, per slot */
+	double total[_DEPTH_MAX];
+	double total_sum;
+};
+
+/* ---- the curves ------------------------------------------------------- */
+
+extern double prism_moab_xfactor(int64_t queue_time, int64_t wclimit,
+				 int64_t xf_min_wclimit)
+{
+	int64_t div = wclimit > xf_min_wclimit ? wclimit : xf_min_wclimit;
+
+	if (div <= 0 || queue_time <= 0)
+		return 1.0;
+	return 1.0 + (double) queue_time / (double) div;
+}
+
+extern double prism_moab_target_curve(double x)
+{
+	double knee = 1.0 - _TARGET_KNEE;
+
+	if (!(x > 0.0))
+		x = 0.0;
+	if (x <= knee)
+		return 1.0 / ((1.0 - x) * (1.0 - x));
+	return 1.0 / (_TARGET_KNEE * _TARGET_KNEE) +
+	       2.0 / (_TARGET_KNEE * _TARGET_KNEE * _TARGET_KNEE) * (x - knee);
+}
+
+extern double prism_moab_fs_delta(prism_moab_fstarget_t type, double target,
+				  double usage)
+{
+	double d = target - usage;
+
+	switch (type) {
+	case PRISM_MOAB_FST_TARGET:
+		return d;
+	case PRISM_MOAB_FST_FLOOR:
+		return d > 0.0 ? d : 0.0;
+	case PRISM_MOAB_FST_CEILING:
+		return d < 0.0 ? d : 0.0;
+	case PRISM_MOAB_FST_NONE:
+	case PRISM_MOAB_FST_CAP:
+		break;
+	}
+	return 0.0;
+}
+
+/* ---- subcomponent values ---------------------------------------------- */
+
+static double _cap(double v, int64_t cap)
+{
+	if (cap <= 0)
+		return v;
+	if (v > (double) cap)
+		return (double) cap;
+	if (v < -(double) cap)
+		return -(double) cap;
+	return v;
+}
+
+static bool _active(prism_moab_state_t state)
+{
+	return state == PRISM_MOAB_STARTING || state == PRISM_MOAB_RUNNING ||
+	       state == PRISM_MOAB_SUSPENDED;
+}
+
+static void _cred_values(const prism_moab_pass_t *pass,
+			 const prism_moab_job_t *job,
+			 const prism_moab_cred_t *const cr[],
+			 prism_moab_result_t *out)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pass->pol);
+	bool fs_on = p->fs_policy != PRISM_MOAB_FS_OFF;
+
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		double pct = 0.0;
+
+		out->value[PRISM_MS_USER + k] = cr[k] ? (double) cr[k]->prio
+						      : 0.0;
+		out->weight[PRISM_MS_FSUSER + k] +=
+			cr[k] ? (double) cr[k]->fs_weight : 0.0;
+		if (!fs_on || !cr[k])
+			continue;
+		if (pass->usage)
+			pct = prism_moab_usage_pct(pass->usage,
+						   (prism_moab_cred_kind_t) k,
+						   job->cred[k]);
+		out->value[PRISM_MS_FSUSER + k] =
+			prism_moab_fs_delta(cr[k]->fs_type, cr[k]->fs_target,
+					    pct);
+	}
+	if (!cr[PRISM_MOAB_CLASS] || !cr[PRISM_MOAB_CLASS]->prio_set)
+		out->value[PRISM_MS_CLASS] = (double) job->class_prio;
+	for (int g = 0; g < 3; g++)
+		out->value[PRISM_MS_FSGUSER + g] = job->fs_global[g];
+	out->value[PRISM_MS_FSJPU] = job->user_jobs;
+	out->value[PRISM_MS_FSPPU] = job->user_procs;
+	out->value[PRISM_MS_FSPSPU] = job->user_ps;
+	out->value[PRISM_MS_WCACCURACY] = job->user_wcaccuracy;
+}
+
+static double _pe(const prism_moab_job_t *job)
+{
+	const prism_moab_totals_t *t = job->part;
+	double share = 0.0;
+
+	if (!t || !t->procs)
+		return 0.0;
+	share = (double) job->procs / t->procs;
+	if (t->mem_mb && (double) job->mem_mb / t->mem_mb > share)
+		share = (double) job->mem_mb / t->mem_mb;
+	if (t->swap_mb && (double) job->swap_mb / t->swap_mb > share)
+		share = (double) job->swap_mb / t->swap_mb;
+	if (t->disk_mb && (double) job->disk_mb / t->disk_mb > share)
+		share = (double) job->disk_mb / t->disk_mb;
+	return share * t->procs;
+}
+
+static double _deadline(const prism_moab_job_t *job, int64_t now)
+{
+	int64_t window;
+
+	if (!job->deadline)
+		return 0.0;
+	/* latest start - the time the job began to queue */
+	window = job->deadline - job->wclimit - (now - job->queue_time);
+	if (window < 60)
+		window = 60;
+	return 100.0 * (double) (job->queue_time > 0 ? job->queue_time : 0) /
+	       (double) window;
+}
+
+static double _userprio(const prism_moab_params_t *p, int32_t v)
+{
+	int32_t max = p->enable_pos_userprio ? _USERPRIO_MAX : 0;
+
+	if (v < _USERPRIO_MIN)
+		return _USERPRIO_MIN;
+	return v > max ? max : v;
+}
+
+static void _job_values(const prism_moab_pass_t *pass,
+			const prism_moab_job_t *job,
+			const prism_moab_cred_t *qos,
+			prism_moab_result_t *out)
+{
+	const prism_moab_policy_t *pol = pass->pol;
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+	double *v = out->value;
+	double xf = prism_moab_xfactor(job->queue_time, job->wclimit,
+				       p->xf_min_wclimit);
+
+	v[PRISM_MS_NODE] = job->nodes;
+	v[PRISM_MS_PROC] = job->procs;
+	v[PRISM_MS_MEM] = (double) job->mem_mb;
+	v[PRISM_MS_SWAP] = (double) job->swap_mb;
+	v[PRISM_MS_DISK] = (double) job->disk_mb;
+	v[PRISM_MS_PS] = (double) job->procs * (double) job->wclimit;
+	v[PRISM_MS_PE] = _pe(job);
+	v[PRISM_MS_WALLTIME] = (double) job->wclimit;
+
+	v[PRISM_MS_QUEUETIME] = (double) job->queue_time / 60.0;
+	v[PRISM_MS_XFACTOR] = xf;
+	v[PRISM_MS_BYPASS] = job->bypass;
+	v[PRISM_MS_STARTCOUNT] = job->start_count;
+	v[PRISM_MS_DEADLINE] = _deadline(job, pass->now);
+	v[PRISM_MS_SPVIOLATION] = job->spviolation ? 1.0 : 0.0;
+	v[PRISM_MS_USERPRIO] = _userprio(p, job->user_prio);
+
+	if (qos && qos->qt_target > 0)
+		v[PRISM_MS_TARGETQUEUETIME] = prism_moab_target_curve(
+			(double) job->queue_time / (double) qos->qt_target);
+	if (qos && qos->xf_target > 1.0)
+		v[PRISM_MS_TARGETXFACTOR] = prism_moab_target_curve(
+			(xf - 1.0) / (qos->xf_target - 1.0));
+	else if (qos && qos->xf_target > 0.0)
+		v[PRISM_MS_TARGETXFACTOR] = prism_moab_target_curve(xf);
+
+	if (_active(job->state)) {
+		double exec = job->exec_time > 0 ? (double) job->exec_time : 0;
+		double left = (double) job->wclimit - exec;
+
+		v[PRISM_MS_CONSUMED] = job->procs * exec;
+		v[PRISM_MS_HUNGER] = job->hunger;
+		v[PRISM_MS_REMAINING] = left > 0 ? job->procs * left : 0.0;
+		v[PRISM_MS_PERCENT] = job->wclimit > 0 ?
+			100.0 * exec / (double) job->wclimit : 0.0;
+		v[PRISM_MS_EXECUTIONTIME] = exec;
+	}
+
+	for (uint64_t m = job->attr_mask; m; m &= m - 1)
+		v[PRISM_MS_ATTRATTR] += (double) prism_moab_attr_prio(
+			pol, __builtin_ctzll(m));
+	if ((unsigned) job->state < PRISM_MOAB_STATE_CNT)
+		v[PRISM_MS_ATTRSTATE] = (double) p->state_prio[job->state];
+	for (uint64_t m = job->gres_mask; m; m &= m - 1)
+		v[PRISM_MS_ATTRGRES] += (double) prism_moab_gres_prio(
+			pol, __builtin_ctzll(m));
+}
+
+/* ---- the sum ---------------------------------------------------------- */
+
+static int64_t _bound(const prism_moab_params_t *p, double sum,
+		      int64_t sys_prio)
+{
+	double lo = p->enable_neg ? -(double) p->max_prio : 0.0;
+	double f = floor(sum);
+
+	if (sys_prio > 0)
+		return p->max_prio +
+		       (sys_prio < p->max_prio ? sys_prio : p->max_prio);
+	if (isnan(f) || f < lo)
+		f = lo;
+	if (f > (double) p->max_prio)
+		f = (double) p->max_prio;
+	return (int64_t) f;
+}
+
+extern uint32_t prism_moab_to_slurm(const prism_moab_policy_t *pol,
+				    int64_t prio)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+	int64_t lo = p->enable_neg ? -p->max_prio : 0;
+
+	if (prio < lo)
+		prio = lo;
+	if (prio > 2 * p->max_prio)
+		prio = 2 * p->max_prio;
+	return (uint32_t) (prio - lo + 1);
+}
+
+extern int64_t prism_moab_from_slurm(const prism_moab_policy_t *pol,
+				     uint32_t slurm)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+	int64_t lo = p->enable_neg ? -p->max_prio : 0;
+
+	return (int64_t) slurm - 1 + lo;
+}
+
+extern int prism_moab_prio(const prism_moab_pass_t *pass,
+			   const prism_moab_job_t *job,
+			   prism_moab_result_t *out, prism_error_t *err)
+{
+	const prism_moab_params_t *p;
+	const prism_moab_cred_t *cr[PRISM_MOAB_CRED_CNT];
+
+	if (!pass || !pass->pol || !job || !out) {
+		prism_error_set(err, "prism_moab_prio: NULL argument");
+		return -1;
+	}
+	p = prism_moab_policy_params(pass->pol);
+	memset(out, 0, sizeof(*out));
+	for (int s = 0; s < PRISM_MS_CNT; s++)
+		out->weight[s] = (double) p->sub_weight[s];
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
+		cr[k] = prism_moab_cred_get(pass->pol,
+					    (prism_moab_cred_kind_t) k,
+					    job->cred[k]);
+	if (cr[PRISM_MOAB_QOS]) {
+		out->weight[PRISM_MS_QUEUETIME] +=
+			(double) cr[PRISM_MOAB_QOS]->qt_weight;
+		out->weight[PRISM_MS_XFACTOR] +=
+			(double) cr[PRISM_MOAB_QOS]->xf_weight;
+	}
+	_cred_values(pass, job, cr, out);
+	_job_values(pass, job, cr[PRISM_MOAB_QOS], out);
+
+	for (int s = 0; s < PRISM_MS_CNT; s++) {
+		if (out->weight[s] == 0.0)
+			continue;
+		out->term[s] = _cap(out->weight[s] * out->value[s],
+				    p->sub_cap[s]);
+		out->comp_sum[prism_moab_sub_comp((prism_moab_sub_t) s)] +=
+			out->term[s];
+	}
+	out->sum = (double) job->rel_prio;
+	for (int c = 0; c < PRISM_MC_CNT; c++) {
+		out->comp_sum[c] = _cap(out->comp_sum[c], p->comp_cap[c]);
+		out->comp[c] = (double) p->comp_weight[c] * out->comp_sum[c];
+		out->sum += out->comp[c];
+	}
+	out->prio = _bound(p, out->sum, job->sys_prio);
+	out->slurm = prism_moab_to_slurm(pass->pol, out->prio);
+	out->reject = p->reject_neg && out->prio < 0;
+	return 0;
+}
+
+/* ---- explain ---------------------------------------------------------- */
+
+typedef struct {
+	char *buf;
+	size_t size, len;
+	bool overflow;
+} _out_t;
+
+static void _put(_out_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void _put(_out_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->overflow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t) n >= o->size - o->len) {
+		o->overflow = true;
+		return;
+	}
+	o->len += n;
+}
+
+static bool _in_comp(int sub, int comp)
+{
+	return (int) prism_moab_sub_comp((prism_moab_sub_t) sub) == comp;
+}
+
+extern int prism_moab_explain(const prism_moab_policy_t *pol,
+			      const prism_moab_result_t *res, char *buf,
+			      size_t size, prism_error_t *err)
+{
+	_out_t o = { .buf = buf, .size = size };
+	const prism_moab_params_t *p;
+
+	if (!pol || !res || !buf || !size) {
+		prism_error_set(err, "prism_moab_explain: bad parameter");
+		return -1;
+	}
+	p = prism_moab_policy_params(pol);
+	buf[0] = '\0';
+	_put(&o, "priority %" PRId64 " (slurm %" PRIu32 ")%s\n", res->prio,
+	     res->slurm, res->reject ? " reject: negative priority" : "");
+	for (int c = 0; c < PRISM_MC_CNT; c++) {
+		bool any = false;
+
+		for (int s = 0; s < PRISM_MS_CNT; s++)
+			any |= _in_comp(s, c) && res->weight[s] != 0.0;
+		if (!any)
+			continue;
+		_put(&o, "  %s: %" PRId64 " * %.6g = %.6g\n",
+		     prism_moab_comp_name((prism_moab_comp_t) c),
+		     p->comp_weight[c], res->comp_sum[c], res->comp[c]);
+		for (int s = 0; s < PRISM_MS_CNT; s++) {
+			if (!_in_comp(s, c) || res->weight[s] == 0.0)
+				continue;
+			_put(&o, "    %s: %.6g * %.6g = %.6g\n",
+			     prism_moab_sub_name((prism_moab_sub_t) s),
+			     res->weight[s], res->value[s], res->term[s]);
+		}
+	}
+	if (o.overflow) {
+		prism_error_set(err, "explain buffer of %zu bytes is too small",
+				size);
+		return -1;
+	}
+	return (int) o.len;
+}
+
+/* ---- usage windows ---------------------------------------------------- */
+
+static uint32_t _fnv1a(const char *buf, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char) buf[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void _usage_resum(prism_moab_usage_t *u)
+{
+	u->total_sum = 0.0;
+	for (uint32_t i = 0; i < u->depth; i++)
+		u->total_sum += u->pw[i] * u->total[i];
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		for (uint32_t j = 0; j < u->n[k]; j++) {
+			const double *row = u->win[k] + (size_t) j * u->depth;
+			double s = 0.0;
+
+			for (uint32_t i = 0; i < u->depth; i++)
+				s += u->pw[i] * row[i];
+			u->sum[k][j] = s;
+		}
+	}
+}
+
+extern prism_moab_usage_t *prism_moab_usage_create(
+	const prism_moab_policy_t *pol, int64_t now, prism_error_t *err)
+{
+	const prism_moab_params_t *p;
+	prism_moab_usage_t *u;
+
+	if (!pol) {
+		prism_error_set(err, "prism_moab_usage_create: NULL policy");
+		return NULL;
+	}
+	p = prism_moab_policy_params(pol);
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		goto oom;
+	u->pol = pol;
+	u->depth = p->fs_depth > _DEPTH_MAX ? _DEPTH_MAX : p->fs_depth;
+	if (!u->depth)
+		u->depth = 1;
+	u->interval = p->fs_interval > 0 ? p->fs_interval : 1;
+	u->start = now - (((now % u->interval) + u->interval) % u->interval);
+	u->pw[0] = 1.0;
+	for (uint32_t i = 1; i < u->depth; i++)
+		u->pw[i] = u->pw[i - 1] * p->fs_decay;
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		size_t n = prism_moab_cred_count(pol,
+						 (prism_moab_cred_kind_t) k);
+
+		u->n[k] = (uint32_t) n;
+		u->win[k] = calloc(n ? n * u->depth : 1, sizeof(double));
+		u->sum[k] = calloc(n ? n : 1, sizeof(double));
+		if (!u->win[k] || !u->sum[k])
+			goto oom;
+	}
+	return u;
+oom:
+	prism_moab_usage_free(u);
+	prism_error_set(err, "fair-share usage: out of memory");
+	return NULL;
+}
+
+extern void prism_moab_usage_free(prism_moab_usage_t *u)
+{
+	if (!u)
+		return;
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		free(u->win[k]);
+		free(u->sum[k]);
+	}
+	free(u);
+}
+
+static void _shift(double *row, uint32_t depth, uint32_t by)
+{
+	memmove(row + by, row, (depth - by) * sizeof(double));
+	memset(row, 0, by * sizeof(double));
+}
+
+extern int64_t prism_moab_usage_roll(prism_moab_usage_t *u, int64_t now)
+{
+	int64_t k;
+	uint32_t by;
+
+	if (!u || now < u->start + u->interval)
+		return 0;
+	k = (now - u->start) / u->interval;
+	by = k >= u->depth ? u->depth : (uint32_t) k;
+	_shift(u->total, u->depth, by);
+	for (int c = 0; c < PRISM_MOAB_CRED_CNT; c++) {
+		for (uint32_t j = 0; j < u->n[c]; j++)
+			_shift(u->win[c] + (size_t) j * u->depth, u->depth,
+			       by);
+	}
+	u->start += k * u->interval;
+	_usage_resum(u);
+	return k;
+}
+
+static int _check_amount(double amount, prism_error_t *err)
+{
+	if (!isfinite(amount) || amount < 0.0) {
+		prism_error_set(err, "fair-share usage: bad amount %g",
+				amount);
+		return -1;
+	}
+	return 0;
+}
+
+extern int prism_moab_usage_add(prism_moab_usage_t *u,
+				prism_moab_cred_kind_t kind, uint32_t idx,
+				double amount, prism_error_t *err)
+{
+	if (!u || (unsigned) kind >= PRISM_MOAB_CRED_CNT ||
+	    idx >= u->n[kind]) {
+		prism_error_set(err, "fair-share usage: bad credential");
+		return -1;
+	}
+	if (_check_amount(amount, err))
+		return -1;
+	u->win[kind][(size_t) idx * u->depth] += amount;
+	u->sum[kind][idx] += amount;
+	return 0;
+}
+
+extern int prism_moab_usage_add_total(prism_moab_usage_t *u, double amount,
+				      prism_error_t *err)
+{
+	if (!u) {
+		prism_error_set(err, "fair-share usage: NULL usage");
+		return -1;
+	}
+	if (_check_amount(amount, err))
+		return -1;
+	u->total[0] += amount;
+	u->total_sum += amount;
+	return 0;
+}
+
+extern int prism_moab_usage_charge(prism_moab_usage_t *u,
+				   const uint32_t cred[PRISM_MOAB_CRED_CNT],
+				   double amount, prism_error_t *err)
+{
+	if (!u || !cred) {
+		prism_error_set(err, "fair-share usage: NULL argument");
+		return -1;
+	}
+	if (_check_amount(amount, err))
+		return -1;
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		if (cred[k] >= u->n[k])
+			continue;
+		u->win[k][(size_t) cred[k] * u->depth] += amount;
+		u->sum[k][cred[k]] += amount;
+	}
+	u->total[0] += amount;
+	u->total_sum += amount;
+	return 0;
+}
+
+extern double prism_moab_usage_pct(const prism_moab_usage_t *u,
+				   prism_moab_cred_kind_t kind, uint32_t idx)
+{
+	if (!u || (unsigned) kind >= PRISM_MOAB_CRED_CNT ||
+	    idx >= u->n[kind] || !(u->total_sum > 0.0))
+		return 0.0;
+	return 100.0 * u->sum[kind][idx] / u->total_sum;
+}
+
+extern int64_t prism_moab_usage_start(const prism_moab_usage_t *u)
+{
+	return u ? u->start : 0;
+}
+
+/* Longest "%.17g" of a double, with its separator. */
+#define _NUM_MAX 26
+
+extern size_t prism_moab_usage_format_size(const prism_moab_usage_t *u)
+{
+	size_t size = 160 + 8 + (size_t) u->depth * _NUM_MAX;
+
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		for (uint32_t j = 0; j < u->n[k]; j++) {
+			const prism_moab_cred_t *c = prism_moab_cred_get(
+				u->pol, (prism_moab_cred_kind_t) k, j);
+
+			size += 16 + strlen(c->name) +
+				(size_t) u->depth * _NUM_MAX;
+		}
+	}
+	return size;
+}
+
+static void _put_row(_out_t *o, const double *row, uint32_t depth)
+{
+	for (uint32_t i = 0; i < depth; i++)
+		_put(o, " %.17g", row[i]);
+	_put(o, "\n");
+}
+
+extern int prism_moab_usage_format(const prism_moab_usage_t *u, char *buf,
+				   size_t size, prism_error_t *err)
+{
+	_out_t o = { .buf = buf, .size = size };
+
+	if (!u || !buf || !size) {
+		prism_error_set(err, "fair-share usage: bad parameter");
+		return -1;
+	}
+	_put(&o, "prism-moab-usage %d\ninterval %" PRId64 "\ndepth %" PRIu32
+	     "\nstart %" PRId64 "\ntotal", PRISM_MOAB_USAGE_VERSION,
+	     u->interval, u->depth, u->start);
+	_put_row(&o, u->total, u->depth);
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		for (uint32_t j = 0; j < u->n[k]; j++) {
+			const double *row = u->win[k] + (size_t) j * u->depth;
+			bool any = false;
+
+			for (uint32_t i = 0; i < u->depth; i++)
+				any |= row[i] != 0.0;
+			if (!any)
+				continue;
+			_put(&o, "%s %s", prism_moab_cred_kind_name(
+				     (prism_moab_cred_kind_t) k),
+			     prism_moab_cred_get(u->pol,
+						 (prism_moab_cred_kind_t) k,
+						 j)->name);
+			_put_row(&o, row, u->depth);
+		}
+	}
+	if (!o.overflow)
+		_put(&o, "checksum %08" PRIx32 "\n", _fnv1a(buf, o.len));
+	if (o.overflow) {
+		prism_error_set(err, "usage buffer of %zu bytes is too small",
+				size);
+		return -1;
+	}
+	return (int) o.len;
+}
+
+/* ---- usage parse ------------------------------------------------------ */
+
+/* The next line of 'body' at *pos, NUL-terminated in place; NULL at end. */
+static char *_next_line(char *body, size_t len, size_t *pos)
+{
+	char *line = body + *pos, *nl;
+
+	if (*pos >= len)
+		return NULL;
+	nl = memchr(line, '\n', len - *pos);
+	if (!nl) {
+		*pos = len;
+		return line;
+	}
+	*nl = '\0';
+	*pos = nl + 1 - body;
+	return line;
+}
+
+static int _field(char *line, const char *name, int64_t min, int64_t max,
+		  int64_t *out, prism_error_t *err)
+{
+	size_t n = strlen(name);
+	char *end;
+	long long v;
+
+	if (!line || strncmp(line, name, n) || line[n] != ' ') {
+		prism_error_set(err, "usage state: expected '%s'", name);
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(line + n + 1, &end, 10);
+	if (errno || end == line + n + 1 || *end || v < min || v > max) {
+		prism_error_set(err, "usage state: bad value for '%s'", name);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Read 'depth' numbers of 'cur' into 'row' (first 'keep' kept). */
+static int _row(char *cur, uint32_t depth, double *row, uint32_t keep,
+		prism_error_t *err)
+{
+	for (uint32_t i = 0; i < depth; i++) {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(cur, &end);
+		if (end == cur || errno || !isfinite(v) || v < 0.0 ||
+		    (*end != ' ' && *end != '\0'))
+			goto bad;
+		if (i < keep && row)
+			row[i] = v;
+		cur = end;
+	}
+	if (*cur == '\0')
+		return 0;
+bad:
+	prism_error_set(err, "usage state: bad window values");
+	return -1;
+}
+
+static int _usage_line(prism_moab_usage_t *u, char *line, uint32_t depth,
+		       prism_error_t *err)
+{
+	uint32_t keep = depth < u->depth ? depth : u->depth;
+	char *sp = strchr(line, ' '), *name, *rest;
+	int kind = -1;
+	uint32_t idx;
+
+	if (!sp) {
+		prism_error_set(err, "usage state: bad line");
+		return -1;
+	}
+	*sp = '\0';
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		if (!strcmp(line, prism_moab_cred_kind_name(
+					  (prism_moab_cred_kind_t) k)))
+			kind = k;
+	}
+	if (kind < 0) {
+		prism_error_set(err, "usage state: unknown kind '%.40s'",
+				line);
+		return -1;
+	}
+	name = sp + 1;
+	rest = strchr(name, ' ');
+	if (!rest || rest == name) {
+		prism_error_set(err, "usage state: bad line");
+		return -1;
+	}
+	*rest++ = '\0';
+	idx = prism_moab_cred_find(u->pol, (prism_moab_cred_kind_t) kind,
+				   name);
+	if (idx == PRISM_MOAB_NONE)	/* no longer in the policy: drop */
+		return _row(rest, depth, NULL, 0, err);
+	return _row(rest, depth, u->win[kind] + (size_t) idx * u->depth, keep,
+		    err);
+}
+
+static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
+		       prism_error_t *err)
+{
+	int64_t version, interval, depth, start;
+	size_t pos = 0;
+	char *line;
+
+	if (_field(_next_line(body, len, &pos), "prism-moab-usage", 0,
+		   INT32_MAX, &version, err))
+		return -1;
+	if (version != PRISM_MOAB_USAGE_VERSION) {
+		prism_error_set(err, "usage state: version %" PRId64
+				" is not %d", version,
+				PRISM_MOAB_USAGE_VERSION);
+		return -1;
+	}
+	if (_field(_next_line(body, len, &pos), "interval", 1, INT64_MAX,
+		   &interval, err) ||
+	    _field(_next_line(body, len, &pos), "depth", 1, _DEPTH_MAX,
+		   &depth, err) ||
+	    _field(_next_line(body, len, &pos), "start", INT64_MIN, INT64_MAX,
+		   &start, err))
+		return -1;
+	u->start = start;
+	line = _next_line(body, len, &pos);
+	if (!line || strncmp(line, "total ", 6)) {
+		prism_error_set(err, "usage state: expected 'total'");
+		return -1;
+	}
+	if (_row(line + 6, (uint32_t) depth, u->total,
+		 (uint32_t) depth < u->depth ? (uint32_t) depth : u->depth,
+		 err))
+		return -1;
+	while ((line = _next_line(body, len, &pos))) {
+		if (_usage_line(u, line, (uint32_t) depth, err))
+			return -1;
+	}
+	return 0;
+}
+
+extern int prism_moab_usage_parse(const char *buf, size_t len,
+				  const prism_moab_policy_t *pol,
+				  prism_moab_usage_t **out, prism_error_t *err)
+{
+	size_t last, body_len;
+	prism_moab_usage_t *u;
+	char *body, *end;
+	unsigned long sum;
+	int rc;
+
+	if (!buf || !pol || !out) {
+		prism_error_set(err, "usage state: bad parameter");
+		return -1;
+	}
+	if (!len) {
+		prism_error_set(err, "usage state: empty");
+		return -1;
+	}
+	if (len < 5 || strncmp(buf, "prism-moab-usage ", len < 17 ? len : 17)) {
+		prism_error_set(err, "usage state: not a usage state");
+		return -1;
+	}
+	if (buf[len - 1] != '\n') {
+		prism_error_set(err, "usage state: truncated");
+		return -1;
+	}
+	last = len - 1;
+	while (last > 0 && buf[last - 1] != '\n')
+		last--;
+	if (len - last < 10 || strncmp(buf + last, "checksum ", 9)) {
+		prism_error_set(err, "usage state: truncated or trailing data"
+				" (no checksum at the end)");
+		return -1;
+	}
+	errno = 0;
+	sum = strtoul(buf + last + 9, &end, 16);
+	if (errno || end != buf + len - 1 || end - (buf + last + 9) != 8 ||
+	    (uint32_t) sum != _fnv1a(buf, last)) {
+		prism_error_set(err, "usage state: checksum mismatch");
+		return -1;
+	}
+	body_len = last;
+	body = malloc(body_len + 1);
+	if (!body) {
+		prism_error_set(err, "usage state: out of memory");
+		return -1;
+	}
+	memcpy(body, buf, body_len);
+	body[body_len] = '\0';
+	u = prism_moab_usage_create(pol, 0, err);
+	rc = u ? _usage_body(u, body, body_len, err) : -1;
+	free(body);
+	if (rc) {
+		prism_moab_usage_free(u);
+		return -1;
+	}
+	_usage_resum(u);
+	*out = u;
+	return 0;
+}

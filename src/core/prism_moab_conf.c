@@ -1,0 +1,1054 @@
+/*****************************************************************************\
+ *  prism_moab_conf.c - the Moab/Maui priority file parser (see
+ *  prism_moab_conf.h).
+ *
+ *  A policy is built from scratch for every parse and handed over only
+ *  when the whole text is good, so a failed parse never touches the
+ *  caller's policy. Credentials sit in one array per kind, indexed by an
+ *  open-addressing hash of their names.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "prism_moab_conf.h"
+
+#define _EMPTY UINT32_MAX
+#define _WEIGHT_MAX 2147483647LL	/* |*WEIGHT|, |*CAP|, |PRIORITY| */
+#define _FSDEPTH_MAX 32
+
+typedef struct {
+	prism_moab_cred_t *v;
+	uint32_t n, cap;
+	uint32_t *slot;		/* indices into v, _EMPTY when free */
+	uint32_t nslot;		/* 0 or a power of two, >= 2 * n */
+} _tab_t;
+
+typedef struct {
+	char *name[PRISM_MOAB_BITS_MAX];
+	int64_t prio[PRISM_MOAB_BITS_MAX];
+	int n;
+} _bits_t;
+
+struct prism_moab_policy {
+	prism_moab_params_t p;
+	_tab_t tab[PRISM_MOAB_CRED_CNT];
+	_bits_t attr, gres;
+	char **notice;
+	size_t notice_cnt, notice_cap;
+};
+
+/* What a parse is doing now: for messages. */
+typedef struct {
+	const char *file;
+	unsigned line;
+	prism_error_t *err;
+	prism_moab_policy_t *pol;
+} _ctx_t;
+
+static const char *_comp_names[PRISM_MC_CNT][2] = {
+	[PRISM_MC_CRED] = { "CRED", NULL },
+	[PRISM_MC_FS] = { "FS", NULL },
+	[PRISM_MC_RES] = { "RES", NULL },
+	[PRISM_MC_SERV] = { "SERVICE", "SERV" },
+	[PRISM_MC_TARGET] = { "TARGET", "TARG" },
+	[PRISM_MC_USAGE] = { "USAGE", NULL },
+	[PRISM_MC_ATTR] = { "ATTR", NULL },
+};
+
+static const struct {
+	const char *name;	/* NAMEWEIGHT, NAMECAP */
+	const char *alias;	/* another weight name, or NULL */
+	prism_moab_comp_t comp;
+} _subs[PRISM_MS_CNT] = {
+	[PRISM_MS_USER] = { "USER", NULL, PRISM_MC_CRED },
+	[PRISM_MS_GROUP] = { "GROUP", NULL, PRISM_MC_CRED },
+	[PRISM_MS_ACCOUNT] = { "ACCOUNT", NULL, PRISM_MC_CRED },
+	[PRISM_MS_QOS] = { "QOS", NULL, PRISM_MC_CRED },
+	[PRISM_MS_CLASS] = { "CLASS", NULL, PRISM_MC_CRED },
+	[PRISM_MS_FSUSER] = { "FSUSER", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSGROUP] = { "FSGROUP", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSACCOUNT] = { "FSACCOUNT", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSQOS] = { "FSQOS", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSCLASS] = { "FSCLASS", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSGUSER] = { "FSGUSER", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSGGROUP] = { "FSGGROUP", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSGACCOUNT] = { "FSGACCOUNT", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSJPU] = { "FSJPU", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSPPU] = { "FSPPU", NULL, PRISM_MC_FS },
+	[PRISM_MS_FSPSPU] = { "FSPSPU", NULL, PRISM_MC_FS },
+	[PRISM_MS_WCACCURACY] = { "WCACCURACY", NULL, PRISM_MC_FS },
+	[PRISM_MS_NODE] = { "NODE", NULL, PRISM_MC_RES },
+	[PRISM_MS_PROC] = { "PROC", NULL, PRISM_MC_RES },
+	[PRISM_MS_MEM] = { "MEM", NULL, PRISM_MC_RES },
+	[PRISM_MS_SWAP] = { "SWAP", NULL, PRISM_MC_RES },
+	[PRISM_MS_DISK] = { "DISK", NULL, PRISM_MC_RES },
+	[PRISM_MS_PS] = { "PS", NULL, PRISM_MC_RES },
+	[PRISM_MS_PE] = { "PE", NULL, PRISM_MC_RES },
+	[PRISM_MS_WALLTIME] = { "WALLTIME", NULL, PRISM_MC_RES },
+	[PRISM_MS_QUEUETIME] = { "QUEUETIME", NULL, PRISM_MC_SERV },
+	[PRISM_MS_XFACTOR] = { "XFACTOR", NULL, PRISM_MC_SERV },
+	[PRISM_MS_BYPASS] = { "BYPASS", NULL, PRISM_MC_SERV },
+	[PRISM_MS_STARTCOUNT] = { "STARTCOUNT", NULL, PRISM_MC_SERV },
+	[PRISM_MS_DEADLINE] = { "DEADLINE", NULL, PRISM_MC_SERV },
+	[PRISM_MS_SPVIOLATION] = { "SPVIOLATION", NULL, PRISM_MC_SERV },
+	[PRISM_MS_USERPRIO] = { "USERPRIO", NULL, PRISM_MC_SERV },
+	[PRISM_MS_TARGETQUEUETIME] = { "TARGETQUEUETIME", NULL,
+				       PRISM_MC_TARGET },
+	[PRISM_MS_TARGETXFACTOR] = { "TARGETXFACTOR", NULL, PRISM_MC_TARGET },
+	[PRISM_MS_CONSUMED] = { "CONSUMED", "USAGECONSUMEDWEIGHT",
+				PRISM_MC_USAGE },
+	[PRISM_MS_HUNGER] = { "HUNGER", "USAGEHUNGERWEIGHT", PRISM_MC_USAGE },
+	[PRISM_MS_REMAINING] = { "REMAINING", "USAGEREMAININGWEIGHT",
+				 PRISM_MC_USAGE },
+	[PRISM_MS_PERCENT] = { "PERCENT", "USAGEPERCENTWEIGHT",
+			       PRISM_MC_USAGE },
+	[PRISM_MS_EXECUTIONTIME] = { "EXECUTIONTIME",
+				     "USAGEEXECUTIONTIMEWEIGHT",
+				     PRISM_MC_USAGE },
+	[PRISM_MS_ATTRATTR] = { "ATTRATTR", NULL, PRISM_MC_ATTR },
+	[PRISM_MS_ATTRSTATE] = { "ATTRSTATE", NULL, PRISM_MC_ATTR },
+	[PRISM_MS_ATTRGRES] = { "ATTRGRES", NULL, PRISM_MC_ATTR },
+};
+
+static const char *_cfg_names[PRISM_MOAB_CRED_CNT] = {
+	"USERCFG", "GROUPCFG", "ACCOUNTCFG", "QOSCFG", "CLASSCFG"
+};
+
+static const char *_kind_names[PRISM_MOAB_CRED_CNT] = {
+	"user", "group", "account", "qos", "class"
+};
+
+static const char *_state_names[PRISM_MOAB_STATE_CNT] = {
+	"Idle", "Starting", "Running", "Suspended", "Hold", "Deferred",
+	"Blocked"
+};
+
+static const char *_fspolicy_names[] = {
+	[PRISM_MOAB_FS_OFF] = "NONE",
+	[PRISM_MOAB_FS_DEDICATEDPS] = "DEDICATEDPS",
+	[PRISM_MOAB_FS_DEDICATEDPES] = "DEDICATEDPES",
+	[PRISM_MOAB_FS_UTILIZEDPS] = "UTILIZEDPS",
+	[PRISM_MOAB_FS_PDEDICATEDPS] = "PDEDICATEDPS",
+	[PRISM_MOAB_FS_SDEDICATEDPS] = "SDEDICATEDPS",
+};
+
+/* Moab credential attributes that are about limits, not priority. */
+static const char *_cfg_ignored[] = {
+	"ADEF", "ALIST", "CDEF", "CLIST", "EMAILADDRESS", "FLAGS", "FSCAP",
+	"GDEF", "GLIST", "JOBFLAGS", "MAXIJOB", "MAXINODE", "MAXIPROC",
+	"MAXJOB", "MAXMEM", "MAXNODE", "MAXPE", "MAXPROC", "MAXPS", "MAXWC",
+	"MEMBERULIST", "OVERRUN", "PDEF", "PLIST", "PREF", "QDEF", "QFLAGS",
+	"QLIST", "SPECATTRS", "DEFAULT.WCLIMIT", "MAX.WCLIMIT", "MIN.PROC",
+	"MAX.PROC", "MAX.NODE", "MIN.NODE", "ROLE", "TRIGGER",
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int _fail(_ctx_t *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int _fail(_ctx_t *c, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	prism_error_set(c->err, "%s:%u: %s", c->file, c->line, what);
+	return -1;
+}
+
+static int _oom(_ctx_t *c)
+{
+	prism_error_set(c->err, "%s: out of memory", c->file);
+	return -1;
+}
+
+static char *_dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static uint32_t _hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char) *s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int _notice(_ctx_t *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int _notice(_ctx_t *c, const char *fmt, ...)
+{
+	prism_moab_policy_t *pol = c->pol;
+	char what[200], text[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(text, sizeof(text), "%s:%u: %s", c->file, c->line, what);
+	if (pol->notice_cnt == pol->notice_cap) {
+		size_t cap = pol->notice_cap ? pol->notice_cap * 2 : 8;
+		char **n = realloc(pol->notice, cap * sizeof(*n));
+
+		if (!n)
+			return _oom(c);
+		pol->notice = n;
+		pol->notice_cap = cap;
+	}
+	pol->notice[pol->notice_cnt] = _dup(text);
+	if (!pol->notice[pol->notice_cnt])
+		return _oom(c);
+	pol->notice_cnt++;
+	return 0;
+}
+
+/* Next whitespace-separated token of *cur, NUL-terminated; NULL at end. */
+static char *_tok(char **cur)
+{
+	char *s = *cur, *t;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' ||
+	       *s == '\f')
+		s++;
+	if (!*s) {
+		*cur = s;
+		return NULL;
+	}
+	t = s;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\v' &&
+	       *s != '\f')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*cur = s;
+	return t;
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+static int _int(_ctx_t *c, const char *what, const char *s, int64_t min,
+		int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end) {
+		double d;
+
+		errno = 0;
+		d = strtod(s, &end);
+		if (end != s && !*end && !errno && isfinite(d))
+			return _fail(c, "%s: '%.40s' is not an integer", what,
+				     s);
+		return _fail(c, "%s: '%.40s' is not a number", what, s);
+	}
+	if (errno == ERANGE || v < min || v > max)
+		return _fail(c, "%s: '%.40s' is out of range (%lld..%lld)",
+			     what, s, (long long) min, (long long) max);
+	*out = v;
+	return 0;
+}
+
+static int _real(_ctx_t *c, const char *what, const char *s, double min,
+		 double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || !isfinite(v))
+		return _fail(c, "%s: '%.40s' is not a number", what, s);
+	if (errno == ERANGE || v < min || v > max)
+		return _fail(c, "%s: '%.40s' is out of range (%g..%g)", what,
+			     s, min, max);
+	*out = v;
+	return 0;
+}
+
+/* [[[DD:]HH:]MM:]SS into seconds. */
+static int _time(_ctx_t *c, const char *what, const char *s, int64_t *out)
+{
+	static const int64_t unit[4] = { 1, 60, 3600, 86400 };
+	int64_t field[4], total = 0;
+	int n = 0;
+	const char *p = s;
+
+	for (;;) {
+		int64_t v = 0;
+		int digits = 0;
+
+		while (*p >= '0' && *p <= '9' && digits < 10) {
+			v = v * 10 + (*p - '0');
+			digits++;
+			p++;
+		}
+		if (!digits || n == 4)
+			goto bad;
+		field[n++] = v;
+		if (!*p)
+			break;
+		if (*p != ':')
+			goto bad;
+		p++;
+	}
+	for (int i = 0; i < n; i++)
+		total += field[i] * unit[n - 1 - i];
+	*out = total;
+	return 0;
+bad:
+	return _fail(c, "%s: '%.40s' is not a time ([[[DD:]HH:]MM:]SS)",
+		     what, s);
+}
+
+static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
+{
+	static const char *yes[] = { "TRUE", "YES", "ON", "1" };
+	static const char *no[] = { "FALSE", "NO", "OFF", "0" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return _fail(c, "%s: '%.40s' is not TRUE or FALSE", what, s);
+}
+
+/* ---- line checks ------------------------------------------------------ */
+
+/* Returns 0 if 'line' of 'len' bytes is UTF-8 without NUL, else -1. */
+static int _check_utf8(_ctx_t *c, const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char b = s[i];
+		size_t n;
+		uint32_t cp, min;
+
+		if (!b)
+			return _fail(c, "NUL byte at column %zu", i + 1);
+		if (b < 0x80) {
+			i++;
+			continue;
+		}
+		if ((b & 0xe0) == 0xc0) {
+			n = 1, cp = b & 0x1f, min = 0x80;
+		} else if ((b & 0xf0) == 0xe0) {
+			n = 2, cp = b & 0x0f, min = 0x800;
+		} else if ((b & 0xf8) == 0xf0) {
+			n = 3, cp = b & 0x07, min = 0x10000;
+		} else {
+			goto bad;
+		}
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				goto bad;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 0;
+bad:
+	return _fail(c, "invalid UTF-8 (byte 0x%02x at column %zu)", s[i],
+		     i + 1);
+}
+
+static bool _is_name(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+		return false;
+	for (; *s; s++) {
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
+		      *s == '-'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Split "NAME[id]" in place: *id is NULL without brackets. 'label' names
+ * the token in messages.
+ */
+static int _brackets(_ctx_t *c, char *tok, char **id)
+{
+	char *open = strchr(tok, '['), *close = strchr(tok, ']');
+	size_t n = strlen(tok);
+
+	*id = NULL;
+	if (!open && !close)
+		return 0;
+	if (!open)
+		return _fail(c, "'%.60s': ']' without '['", tok);
+	if (!close)
+		return _fail(c, "'%.60s': missing ']'", tok);
+	if (close != tok + n - 1)
+		return _fail(c, "'%.60s': text after ']'", tok);
+	if (strchr(open + 1, '[') || close < open)
+		return _fail(c, "'%.60s': bad brackets", tok);
+	if (close == open + 1)
+		return _fail(c, "'%.60s': empty name in brackets", tok);
+	if (open == tok)
+		return _fail(c, "'%.60s': missing name before '['", tok);
+	*open = '\0';
+	*close = '\0';
+	*id = open + 1;
+	return 0;
+}
+
+/* ---- credential tables ------------------------------------------------ */
+
+static int _tab_rehash(_tab_t *t, uint32_t nslot)
+{
+	uint32_t *slot = malloc(nslot * sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (uint32_t i = 0; i < nslot; i++)
+		slot[i] = _EMPTY;
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint32_t h = _hash(t->v[i].name) & (nslot - 1);
+
+		while (slot[h] != _EMPTY)
+			h = (h + 1) & (nslot - 1);
+		slot[h] = i;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+static uint32_t _tab_find(const _tab_t *t, const char *name)
+{
+	uint32_t h;
+
+	if (!t->nslot)
+		return PRISM_MOAB_NONE;
+	h = _hash(name) & (t->nslot - 1);
+	while (t->slot[h] != _EMPTY) {
+		if (!strcmp(t->v[t->slot[h]].name, name))
+			return t->slot[h];
+		h = (h + 1) & (t->nslot - 1);
+	}
+	return PRISM_MOAB_NONE;
+}
+
+/* The entry for 'name', added if new; NULL when out of memory. */
+static prism_moab_cred_t *_tab_get(_tab_t *t, const char *name)
+{
+	uint32_t i = _tab_find(t, name), h;
+	prism_moab_cred_t *e;
+
+	if (i != PRISM_MOAB_NONE)
+		return &t->v[i];
+	if (t->n == PRISM_MOAB_NONE - 1)
+		return NULL;
+	if ((uint64_t) (t->n + 1) * 2 > t->nslot &&
+	    _tab_rehash(t, t->nslot ? t->nslot * 2 : 16))
+		return NULL;
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 16;
+		prism_moab_cred_t *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	memset(e, 0, sizeof(*e));
+	e->name = _dup(name);
+	if (!e->name)
+		return NULL;
+	h = _hash(name) & (t->nslot - 1);
+	while (t->slot[h] != _EMPTY)
+		h = (h + 1) & (t->nslot - 1);
+	t->slot[h] = t->n++;
+	return e;
+}
+
+static void _tab_free(_tab_t *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		free((char *) t->v[i].name);
+	free(t->v);
+	free(t->slot);
+}
+
+/* ---- parameters ------------------------------------------------------- */
+
+typedef enum {
+	_P_NONE,
+	_P_COMP_WEIGHT,
+	_P_COMP_CAP,
+	_P_SUB_WEIGHT,
+	_P_SUB_CAP,
+	_P_XFMINWCLIMIT,
+	_P_FSINTERVAL,
+	_P_FSDEPTH,
+	_P_FSDECAY,
+	_P_FSPOLICY,
+	_P_MAX_PRIO_VAL,
+	_P_ENABLENEG,
+	_P_REJECTNEG,
+	_P_ENABLEPOSUSERPRIO,
+} _param_t;
+
+static const struct {
+	const char *name;
+	_param_t kind;
+} _misc[] = {
+	{ "XFMINWCLIMIT", _P_XFMINWCLIMIT },
+	{ "FSINTERVAL", _P_FSINTERVAL },
+	{ "FSDEPTH", _P_FSDEPTH },
+	{ "FSDECAY", _P_FSDECAY },
+	{ "FSPOLICY", _P_FSPOLICY },
+	{ "MAX_PRIO_VAL", _P_MAX_PRIO_VAL },
+	{ "ENABLENEGJOBPRIORITY", _P_ENABLENEG },
+	{ "REJECTNEGPRIOJOBS", _P_REJECTNEG },
+	{ "ENABLEPOSUSERPRIORITY", _P_ENABLEPOSUSERPRIO },
+};
+
+/* Does 'name' equal 'prefix' followed by 'suffix' (case-insensitive)? */
+static bool _is(const char *name, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(prefix);
+
+	return !strncasecmp(name, prefix, n) &&
+	       !strcasecmp(name + n, suffix);
+}
+
+/* Which parameter 'name' is; *idx is its component or subcomponent. */
+static _param_t _param_find(const char *name, int *idx)
+{
+	for (int i = 0; i < PRISM_MC_CNT; i++) {
+		for (int a = 0; a < 2; a++) {
+			if (!_comp_names[i][a])
+				continue;
+			*idx = i;
+			if (_is(name, _comp_names[i][a], "WEIGHT"))
+				return _P_COMP_WEIGHT;
+			if (_is(name, _comp_names[i][a], "CAP"))
+				return _P_COMP_CAP;
+		}
+	}
+	for (int i = 0; i < PRISM_MS_CNT; i++) {
+		*idx = i;
+		if (_is(name, _subs[i].name, "WEIGHT") ||
+		    (_subs[i].alias && !strcasecmp(name, _subs[i].alias)))
+			return _P_SUB_WEIGHT;
+		if (_is(name, _subs[i].name, "CAP"))
+			return _P_SUB_CAP;
+	}
+	for (size_t i = 0; i < sizeof(_misc) / sizeof(_misc[0]); i++) {
+		if (!strcasecmp(name, _misc[i].name))
+			return _misc[i].kind;
+	}
+	return _P_NONE;
+}
+
+static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
+		      const char *val)
+{
+	prism_moab_params_t *p = &c->pol->p;
+	int64_t v;
+
+	switch (kind) {
+	case _P_COMP_WEIGHT:
+		return _int(c, name, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &p->comp_weight[idx]);
+	case _P_COMP_CAP:
+		return _int(c, name, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &p->comp_cap[idx]);
+	case _P_SUB_WEIGHT:
+		return _int(c, name, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &p->sub_weight[idx]);
+	case _P_SUB_CAP:
+		return _int(c, name, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &p->sub_cap[idx]);
+	case _P_XFMINWCLIMIT:
+		return _time(c, name, val, &p->xf_min_wclimit);
+	case _P_FSINTERVAL:
+		if (_time(c, name, val, &v))
+			return -1;
+		if (v <= 0)
+			return _fail(c, "%s: '%.40s' must be longer than 0",
+				     name, val);
+		p->fs_interval = v;
+		return 0;
+	case _P_FSDEPTH:
+		if (_int(c, name, val, 1, _FSDEPTH_MAX, &v))
+			return -1;
+		p->fs_depth = (uint32_t) v;
+		return 0;
+	case _P_FSDECAY:
+		if (_real(c, name, val, 0.0, 1.0, &p->fs_decay))
+			return -1;
+		if (p->fs_decay <= 0.0)
+			return _fail(c, "%s: '%.40s' must be above 0", name,
+				     val);
+		return 0;
+	case _P_FSPOLICY:
+		for (size_t i = 0; i < sizeof(_fspolicy_names) /
+				       sizeof(_fspolicy_names[0]); i++) {
+			if (!strcasecmp(val, _fspolicy_names[i])) {
+				p->fs_policy = (prism_moab_fspolicy_t) i;
+				return 0;
+			}
+		}
+		return _fail(c, "%s: unknown policy '%.40s'", name, val);
+	case _P_MAX_PRIO_VAL:
+		return _int(c, name, val, 1, PRISM_MOAB_MAX_PRIO_LIMIT,
+			    &p->max_prio);
+	case _P_ENABLENEG:
+		return _bool(c, name, val, &p->enable_neg);
+	case _P_REJECTNEG:
+		return _bool(c, name, val, &p->reject_neg);
+	case _P_ENABLEPOSUSERPRIO:
+		return _bool(c, name, val, &p->enable_pos_userprio);
+	case _P_NONE:
+		break;
+	}
+	return _fail(c, "%s: internal error", name);
+}
+
+/* ---- credential lines ------------------------------------------------- */
+
+static int _fstarget(_ctx_t *c, const char *what, const char *val,
+		     prism_moab_cred_t *e)
+{
+	char num[64];
+	size_t n = strlen(val);
+	prism_moab_fstarget_t type = PRISM_MOAB_FST_TARGET;
+
+	if (n >= sizeof(num))
+		return _fail(c, "%s: '%.40s' is not a number", what, val);
+	memcpy(num, val, n + 1);
+	if (n > 1 && num[n - 1] == '+')
+		type = PRISM_MOAB_FST_FLOOR;
+	else if (n > 1 && num[n - 1] == '-')
+		type = PRISM_MOAB_FST_CEILING;
+	else if (n > 1 && num[n - 1] == '^')
+		type = PRISM_MOAB_FST_CAP;
+	if (type != PRISM_MOAB_FST_TARGET)
+		num[n - 1] = '\0';
+	if (_real(c, what, num, 0.0, 100.0, &e->fs_target))
+		return -1;
+	e->fs_type = type;
+	return 0;
+}
+
+static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
+		     const char *label, prism_moab_cred_t *e, const char *key,
+		     const char *val)
+{
+	char what[160];
+	bool qos = kind == PRISM_MOAB_QOS;
+
+	snprintf(what, sizeof(what), "%.100s %.40s", label, key);
+	if (!strcasecmp(key, "PRIORITY")) {
+		if (_int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX, &e->prio))
+			return -1;
+		e->prio_set = true;
+		return 0;
+	}
+	if (!strcasecmp(key, "FSTARGET"))
+		return _fstarget(c, what, val, e);
+	if (!strcasecmp(key, "FSWEIGHT"))
+		return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &e->fs_weight);
+	if (!strcasecmp(key, "QTWEIGHT") || !strcasecmp(key, "XFWEIGHT") ||
+	    !strcasecmp(key, "QTTARGET") || !strcasecmp(key, "XFTARGET")) {
+		if (!qos)
+			return _fail(c, "%s: only valid in QOSCFG", what);
+		if (!strcasecmp(key, "QTWEIGHT"))
+			return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+				    &e->qt_weight);
+		if (!strcasecmp(key, "XFWEIGHT"))
+			return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+				    &e->xf_weight);
+		if (!strcasecmp(key, "QTTARGET"))
+			return _time(c, what, val, &e->qt_target);
+		return _real(c, what, val, 1.0, 1e9, &e->xf_target);
+	}
+	for (size_t i = 0; i < sizeof(_cfg_ignored) / sizeof(_cfg_ignored[0]);
+	     i++) {
+		if (!strcasecmp(key, _cfg_ignored[i]))
+			return _notice(c, "%s: not a priority attribute, "
+				       "ignored", what);
+	}
+	return _fail(c, "%s: unknown attribute '%.40s'", label, key);
+}
+
+static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
+		     const char *id, char **cur)
+{
+	char label[160];
+	prism_moab_cred_t *e;
+	char *tok;
+	bool any = false;
+
+	snprintf(label, sizeof(label), "%s[%.60s]", _cfg_names[kind], id);
+	e = _tab_get(&c->pol->tab[kind], id);
+	if (!e)
+		return _oom(c);
+	while ((tok = _tok(cur))) {
+		char *eq = strchr(tok, '=');
+
+		any = true;
+		if (!eq || eq == tok)
+			return _fail(c, "%s: '%.40s' is not KEY=VALUE", label,
+				     tok);
+		*eq = '\0';
+		if (!eq[1])
+			return _fail(c, "%s %s: missing value", label, tok);
+		if (_cfg_attr(c, kind, label, e, tok, eq + 1))
+			return -1;
+	}
+	if (!any)
+		return _fail(c, "%s: missing value", label);
+	return 0;
+}
+
+/* ---- JOBPRIOF --------------------------------------------------------- */
+
+static int _bits_set(_ctx_t *c, _bits_t *b, const char *kind,
+		     const char *name, int64_t prio)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (!strcasecmp(b->name[i], name)) {
+			b->prio[i] = prio;
+			return 0;
+		}
+	}
+	if (b->n == PRISM_MOAB_BITS_MAX)
+		return _fail(c, "JOBPRIOF: more than %d %s names",
+			     PRISM_MOAB_BITS_MAX, kind);
+	b->name[b->n] = _dup(name);
+	if (!b->name[b->n])
+		return _oom(c);
+	b->prio[b->n++] = prio;
+	return 0;
+}
+
+static int _jobprio_entry(_ctx_t *c, char *tok)
+{
+	char *eq = strchr(tok, '='), *id;
+	char what[160];
+	int64_t prio;
+
+	if (!eq || eq == tok)
+		return _fail(c, "JOBPRIOF: '%.40s' is not KIND[name]=VALUE",
+			     tok);
+	*eq = '\0';
+	if (_brackets(c, tok, &id))
+		return -1;
+	if (!id)
+		return _fail(c, "JOBPRIOF: '%.40s' is missing '[name]'", tok);
+	snprintf(what, sizeof(what), "JOBPRIOF %.20s[%.60s]", tok, id);
+	if (!eq[1])
+		return _fail(c, "%s: missing value", what);
+	if (_int(c, what, eq + 1, -_WEIGHT_MAX, _WEIGHT_MAX, &prio))
+		return -1;
+	if (!strcasecmp(tok, "STATE")) {
+		for (int s = 0; s < PRISM_MOAB_STATE_CNT; s++) {
+			if (!strcasecmp(id, _state_names[s])) {
+				c->pol->p.state_prio[s] = prio;
+				return 0;
+			}
+		}
+		return _fail(c, "%s: unknown job state", what);
+	}
+	if (!strcasecmp(tok, "ATTR"))
+		return _bits_set(c, &c->pol->attr, "ATTR", id, prio);
+	if (!strcasecmp(tok, "GRES"))
+		return _bits_set(c, &c->pol->gres, "GRES", id, prio);
+	return _fail(c, "JOBPRIOF: unknown kind '%.40s'", tok);
+}
+
+static int _jobprio_line(_ctx_t *c, char **cur)
+{
+	char *tok;
+	bool any = false;
+
+	while ((tok = _tok(cur))) {
+		any = true;
+		if (_jobprio_entry(c, tok))
+			return -1;
+	}
+	if (!any)
+		return _fail(c, "JOBPRIOF: missing value");
+	return 0;
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+static int _line(_ctx_t *c, char *line)
+{
+	char *cur = line, *hash = strchr(line, '#');
+	char *name, *id, *val;
+	_param_t kind;
+	int idx = 0;
+
+	if (hash)
+		*hash = '\0';
+	name = _tok(&cur);
+	if (!name)
+		return 0;
+	if (_brackets(c, name, &id))
+		return -1;
+	if (!_is_name(name))
+		return _fail(c, "'%.40s' is not a parameter name", name);
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		if (strcasecmp(name, _cfg_names[k]))
+			continue;
+		if (!id)
+			return _fail(c, "%s: missing '[name]'", _cfg_names[k]);
+		return _cfg_line(c, (prism_moab_cred_kind_t) k, id, &cur);
+	}
+	kind = _param_find(name, &idx);
+	if (kind != _P_NONE && id)
+		return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+	if (!strcasecmp(name, "JOBPRIOF")) {
+		if (id)
+			return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+		return _jobprio_line(c, &cur);
+	}
+	val = _tok(&cur);
+	if (kind == _P_NONE) {
+		if (!val && !id)
+			return _fail(c, "%s: missing value", name);
+		if (id)
+			return _notice(c, "%s[%.60s]: not a priority "
+				       "parameter, ignored", name, id);
+		return _notice(c, "%s: not a priority parameter, ignored",
+			       name);
+	}
+	if (!val)
+		return _fail(c, "%s: missing value", name);
+	if (_tok(&cur))
+		return _fail(c, "%s: more than one value", name);
+	return _set_param(c, kind, idx, name, val);
+}
+
+static void _defaults(prism_moab_params_t *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < PRISM_MC_CNT; i++)
+		p->comp_weight[i] = 1;
+	p->sub_weight[PRISM_MS_QUEUETIME] = 1;
+	p->fs_interval = 12 * 3600;
+	p->fs_depth = 8;
+	p->fs_decay = 1.0;
+	p->fs_policy = PRISM_MOAB_FS_OFF;
+	p->max_prio = 1000000000;
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+extern prism_moab_policy_t *prism_moab_policy_default(void)
+{
+	prism_moab_policy_t *pol = calloc(1, sizeof(*pol));
+
+	if (pol)
+		_defaults(&pol->p);
+	return pol;
+}
+
+extern void prism_moab_policy_free(prism_moab_policy_t *pol)
+{
+	if (!pol)
+		return;
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
+		_tab_free(&pol->tab[k]);
+	for (int i = 0; i < pol->attr.n; i++)
+		free(pol->attr.name[i]);
+	for (int i = 0; i < pol->gres.n; i++)
+		free(pol->gres.name[i]);
+	for (size_t i = 0; i < pol->notice_cnt; i++)
+		free(pol->notice[i]);
+	free(pol->notice);
+	free(pol);
+}
+
+extern int prism_moab_conf_parse(const char *text, size_t len,
+				 const char *file, prism_moab_policy_t **out,
+				 prism_error_t *err)
+{
+	_ctx_t c = { .file = file ? file : "(moab config)", .err = err };
+	char line[PRISM_MOAB_LINE_MAX + 1];
+	size_t pos = 0;
+
+	if ((!text && len) || !out) {
+		prism_error_set(err, "%s: bad parameter", c.file);
+		return -1;
+	}
+	c.pol = prism_moab_policy_default();
+	if (!c.pol)
+		return _oom(&c);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
+
+		c.line++;
+		if (n > PRISM_MOAB_LINE_MAX) {
+			_fail(&c, "line is longer than %d bytes",
+			      PRISM_MOAB_LINE_MAX);
+			goto fail;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+		if (_check_utf8(&c, (const unsigned char *) line, n) ||
+		    _line(&c, line))
+			goto fail;
+	}
+	*out = c.pol;
+	return 0;
+fail:
+	prism_moab_policy_free(c.pol);
+	return -1;
+}
+
+extern const prism_moab_params_t *
+prism_moab_policy_params(const prism_moab_policy_t *pol)
+{
+	return &pol->p;
+}
+
+extern size_t prism_moab_policy_notice_count(const prism_moab_policy_t *pol)
+{
+	return pol ? pol->notice_cnt : 0;
+}
+
+extern const char *prism_moab_policy_notice(const prism_moab_policy_t *pol,
+					    size_t i)
+{
+	if (!pol || i >= pol->notice_cnt)
+		return NULL;
+	return pol->notice[i];
+}
+
+extern uint32_t prism_moab_cred_count(const prism_moab_policy_t *pol,
+				      prism_moab_cred_kind_t kind)
+{
+	if (!pol || (unsigned) kind >= PRISM_MOAB_CRED_CNT)
+		return 0;
+	return pol->tab[kind].n;
+}
+
+extern uint32_t prism_moab_cred_find(const prism_moab_policy_t *pol,
+				     prism_moab_cred_kind_t kind,
+				     const char *name)
+{
+	if (!pol || !name || (unsigned) kind >= PRISM_MOAB_CRED_CNT)
+		return PRISM_MOAB_NONE;
+	return _tab_find(&pol->tab[kind], name);
+}
+
+extern const prism_moab_cred_t *
+prism_moab_cred_get(const prism_moab_policy_t *pol,
+		    prism_moab_cred_kind_t kind, uint32_t idx)
+{
+	if (!pol || (unsigned) kind >= PRISM_MOAB_CRED_CNT ||
+	    idx >= pol->tab[kind].n)
+		return NULL;
+	return &pol->tab[kind].v[idx];
+}
+
+static int _bits_find(const _bits_t *b, const char *name)
+{
+	if (!name)
+		return -1;
+	for (int i = 0; i < b->n; i++) {
+		if (!strcasecmp(b->name[i], name))
+			return i;
+	}
+	return -1;
+}
+
+extern int prism_moab_attr_bit(const prism_moab_policy_t *pol,
+			       const char *name)
+{
+	return pol ? _bits_find(&pol->attr, name) : -1;
+}
+
+extern int prism_moab_gres_bit(const prism_moab_policy_t *pol,
+			       const char *name)
+{
+	return pol ? _bits_find(&pol->gres, name) : -1;
+}
+
+extern int64_t prism_moab_attr_prio(const prism_moab_policy_t *pol, int bit)
+{
+	if (!pol || bit < 0 || bit >= pol->attr.n)
+		return 0;
+	return pol->attr.prio[bit];
+}
+
+extern int64_t prism_moab_gres_prio(const prism_moab_policy_t *pol, int bit)
+{
+	if (!pol || bit < 0 || bit >= pol->gres.n)
+		return 0;
+	return pol->gres.prio[bit];
+}
+
+extern const char *prism_moab_comp_name(prism_moab_comp_t comp)
+{
+	if ((unsigned) comp >= PRISM_MC_CNT)
+		return NULL;
+	return _comp_names[comp][0];
+}
+
+extern const char *prism_moab_sub_name(prism_moab_sub_t sub)
+{
+	if ((unsigned) sub >= PRISM_MS_CNT)
+		return NULL;
+	return _subs[sub].name;
+}
+
+extern const char *prism_moab_cred_kind_name(prism_moab_cred_kind_t kind)
+{
+	if ((unsigned) kind >= PRISM_MOAB_CRED_CNT)
+		return NULL;
+	return _kind_names[kind];
+}
+
+extern prism_moab_comp_t prism_moab_sub_comp(prism_moab_sub_t sub)
+{
+	if ((unsigned) sub >= PRISM_MS_CNT)
+		return PRISM_MC_CNT;
+	return _subs[sub].comp;
+}
