@@ -15,6 +15,7 @@
 
 #include "prism_adapter.h"
 #include "prism_fs.h"
+#include "prism_params.h"
 
 #define PRISM_EXPORT __attribute__((visibility("default")))
 
@@ -178,9 +179,32 @@ static void _find_controller(void)
 		prism_ctl = (prism_ctl_t) { 0 };
 }
 
+/*
+ * Read PriorityParameters. Returns SLURM_SUCCESS, or SLURM_ERROR with the
+ * reason logged. Only policy=multifactor is available in this version.
+ */
+static int _check_params(void)
+{
+	prism_params_t params;
+	prism_error_t err = { "" };
+
+	if (prism_params_parse(slurm_conf.priority_params, &params, &err)) {
+		error("%s: %s", plugin_type, err.text);
+		return SLURM_ERROR;
+	}
+	if (params.policy != PRISM_POLICY_MULTIFACTOR) {
+		error("%s: PriorityParameters: policy=%s is not available in this version of Prism (only policy=multifactor)",
+		      plugin_type, prism_policy_name(params.policy));
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
 PRISM_EXPORT extern int init(void)
 {
 	_find_controller();
+	if (prism_in_controller() && _check_params() != SLURM_SUCCESS)
+		return SLURM_ERROR;	/* slurmctld refuses to start */
 	prism_conf_load();
 	if (!prism_in_controller()) {
 		debug("%s loaded outside slurmctld", plugin_type);
@@ -250,6 +274,12 @@ PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	prism_prio_conf_t before, after;
 
+	/* a bad PriorityParameters keeps the policy in force */
+	if (prism_in_controller() && _check_params() != SLURM_SUCCESS) {
+		error("%s: reconfigure ignored, the previous settings stay in force",
+		      plugin_type);
+		return;
+	}
 	prism_conf_get(&before);
 	prism_conf_load();
 	prism_conf_get(&after);

@@ -111,6 +111,26 @@ else
 	ko "held job 6 has priority '$held'"
 fi
 
+# A bad PriorityParameters stops the plugin from loading, with the reason.
+for bad in "policy=lsf|unknown policy 'lsf'" \
+	"policy=moab,file=/x|unknown key 'file'" \
+	"config=/x|config= needs policy=moab"; do
+	value=${bad%%|*}
+	want=${bad#*|}
+	{ cat "$top_srcdir/tests/harness/basic.conf"
+	  echo "PriorityParameters=$value"; } >"$tmp/bad.conf"
+	if "$H" --conf "$tmp/bad.conf" --world "$W" --plugin priority/prism \
+		--plugindir "$prism_dir:$slurm_dir" --timeout 60 \
+		>/dev/null 2>"$tmp/bad.err"; then
+		ko "PriorityParameters=$value was accepted"
+	elif grep -qF "PriorityParameters: $want" "$tmp/bad.err"; then
+		ok "PriorityParameters=$value refused: $want"
+	else
+		ko "PriorityParameters=$value refused without the reason"
+		head -5 "$tmp/bad.err"
+	fi
+done
+
 cp "$tmp/pr.out" "$tmp/pr.first"
 run pr "$conf" priority/prism
 if cmp -s "$tmp/pr.first" "$tmp/pr.out"; then

@@ -17,5 +17,6 @@ extern Suite *tres_suite(void);
 extern Suite *fairtree_suite(void);
 extern Suite *moab_suite(void);
 extern Suite *moab_conf_suite(void);
+extern Suite *params_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */
