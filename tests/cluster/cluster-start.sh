@@ -78,7 +78,8 @@ if [[ -n ${PRISM_PLUGIN_DIR:-} ]]; then
     PLUGIN_DIR_ABS=$(cd "$PRISM_PLUGIN_DIR" && pwd -P)
     PLUGIN_DIR="$PLUGIN_DIR_ABS:$PRISM_DEBIAN_PLUGIN_DIR"
     so="$PLUGIN_DIR_ABS/${PRIORITY_TYPE//\//_}.so"
-    [[ -f $so ]] || log "WARNING: $so does not exist"
+    [[ -f $so || -f $PRISM_DEBIAN_PLUGIN_DIR/${so##*/} ]] ||
+        log "WARNING: $so does not exist"
 else
     PLUGIN_DIR=$PRISM_DEBIAN_PLUGIN_DIR
 fi

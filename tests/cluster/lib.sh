@@ -68,18 +68,32 @@ wait_for_daemon() {
 }
 
 # pick_free_ports N -- print N distinct currently-free TCP ports (one per
-# line), starting the search at a random base in 20000-60000.  A port counts
-# as free when it can be bound on both 0.0.0.0 and 127.0.0.1.
+# line), starting the search at a random base in 20000-60000, but below the
+# kernel's ephemeral range (ip_local_port_range, usually 32768-60999) when
+# that leaves room: otherwise an outgoing connection (e.g. slurmdbd to
+# MariaDB) can take a picked port as its source port before the daemon meant
+# for it binds it ("Address already in use").  A port counts as free when it
+# can be bound on both 0.0.0.0 and 127.0.0.1.
 pick_free_ports() {
     local n=$1
     if command -v python3 >/dev/null 2>&1; then
         python3 - "$n" <<'EOF'
 import random, socket, sys
 n = int(sys.argv[1])
-base = random.randint(20000, 60000 - 4 * n - 200)
+lo, hi = 20000, 60000
+try:
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        eph_lo, eph_hi = (int(x) for x in f.read().split())
+    if eph_lo - lo >= 4 * n + 1000:
+        hi = eph_lo
+    elif 65000 - eph_hi >= 4 * n + 1000:
+        lo, hi = eph_hi + 1, 65000
+except (OSError, ValueError):
+    pass
+base = random.randint(lo, hi - 4 * n - 200)
 found = []
 port = base
-while len(found) < n and port < 60000:
+while len(found) < n and port < hi:
     ok = True
     for addr in ("0.0.0.0", "127.0.0.1"):
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
