@@ -249,5 +249,56 @@ age_high=$(age_of "$JOB_HIGH")
 check "(g) priority = AGE + PARTITION with the configured weights" \
     $((1 - weights_ok)) "$detail"
 
+# (h) sprio's options: -w weights, -n normalised, -j/-u/-p filters.
+opts_ok=1
+detail=""
+wrow=$(sprio -w 2>/dev/null | grep -i 'weights' | head -n 1)
+[[ $wrow == *10000* && $wrow == *1000* ]] || { opts_ok=0; detail+="-w: '$wrow'; "; }
+n_high=$(sprio -n -h -j "$JOB_HIGH" -o '%p' | tr -d ' ')
+n_low=$(sprio -n -h -j "$JOB_LOW" -o '%p' | tr -d ' ')
+awk -v h="$n_high" -v l="$n_low" 'BEGIN { exit !(h == 1 && l > 0.099 && l < 0.101) }' ||
+    { opts_ok=0; detail+="-n partition high '$n_high' low '$n_low'; "; }
+only_j=$(sprio -h -j "$JOB_LOW" -o '%i' | tr -d ' ' | sort -u)
+[[ $only_j == "$JOB_LOW" ]] || { opts_ok=0; detail+="-j gave '$only_j'; "; }
+users=$(sprio -h -u bin -o '%u' | tr -d ' ' | sort -u)
+[[ $users == bin ]] || { opts_ok=0; detail+="-u bin gave '$users'; "; }
+parts=$(sprio -h -p high -o '%r' | tr -d ' ' | sort -u)
+[[ $parts == high ]] || { opts_ok=0; detail+="-p high gave '$parts'; "; }
+[[ -n $detail ]] ||
+    detail="weights row: $wrow; normalised partition high $n_high low $n_low"
+check "(h) sprio -w, -n, -j, -u and -p" $((1 - opts_ok)) "$detail"
+
+# (i) scontrol reconfigure applies a changed weight without a restart:
+# PriorityWeightPartition 10000 -> 20000 shows at the next pass.
+echo "PriorityWeightPartition=20000" >>"$SLURM_CONF"
+scontrol reconfigure
+part_doubled() {
+    local p
+    p=$(sprio -h -j "$JOB_HIGH" -o '%P' | awk '{print int($1)}' | head -n 1)
+    [[ $p == 20000 ]]
+}
+if wait_for 130 "the new partition weight in sprio" part_doubled; then
+    check "(i) scontrol reconfigure applies PriorityWeightPartition=20000" 0 \
+        "high job: PARTITION=$(sprio -h -j "$JOB_HIGH" -o '%P' | tr -d ' '), priority $(prio_of "$JOB_HIGH")"
+else
+    check "(i) scontrol reconfigure applies PriorityWeightPartition=20000" 1 \
+        "sprio still shows PARTITION=$(sprio -h -j "$JOB_HIGH" -o '%P' | tr -d ' ')"
+fi
+
+# (j) associations added and removed while the controller runs.
+sacctmgr -i add user nobody account=physics fairshare=5 >/dev/null
+has_nobody() { sshare -a -l -n -P -A physics | grep -q '|nobody|'; }
+added=0
+wait_for 30 "the new association in sshare" has_nobody && added=1
+sacctmgr -i remove user nobody account=physics >/dev/null
+gone() { ! has_nobody; }
+removed=0
+wait_for 30 "the association to leave sshare" gone && removed=1
+alive=0
+scontrol ping | grep -q 'UP' && alive=1
+check "(j) associations added and removed at run time" \
+    $(( (added && removed && alive) ? 0 : 1 )) \
+    "added=$added removed=$removed controller up=$alive"
+
 FINISHED=1
 ((FAILED == 0))
