@@ -17,7 +17,8 @@
  *                  [--plugin priority/NAME] [--plugindir DIR[:DIR...]]
  *                  [--pass state|jobwrite|none] [--passes N]
  *                  [--timeout SEC] [--now EPOCH|--real-clock]
- *                  [--last-ran EPOCH] [--digits N] [-v...]
+ *                  [--last-ran EPOCH] [--digits N]
+ *                  [--report full|jobs|none] [--bench FILE] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
  *  are separated by white space, options are key=value):
@@ -69,6 +70,7 @@
 #include <inttypes.h>
 #include <float.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -224,6 +226,12 @@ typedef struct {
  *  Options and run state
 \*****************************************************************************/
 typedef enum {
+	REPORT_FULL,		/* world, jobs and factors (the default) */
+	REPORT_JOBS,		/* the plugin line and job rows only */
+	REPORT_NONE		/* nothing on stdout */
+} report_mode_t;
+
+typedef enum {
 	PASS_STATE,		/* a plugin thread released the state files */
 	PASS_JOBWRITE,		/* a plugin thread released a job write lock */
 	PASS_NONE		/* do not wait for a background pass */
@@ -244,6 +252,10 @@ static struct {
 	int verbose;
 	int digits;
 	time_t last_ran;
+	report_mode_t report;
+	char *bench_file;
+	int calc_period;	/* --calc-period: PriorityCalcPeriod, seconds */
+	int advance;		/* --advance: seconds per finished pass */
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -254,6 +266,8 @@ static world_t world;
 static char *state_dir = NULL;
 static bool state_dir_is_temp = false;
 static uint32_t lowest_prio = HARNESS_TOP_PRIORITY;
+static FILE *bench_fp = NULL;		/* --bench FILE */
+static uint64_t bench_set_calls = 0, bench_set_ns = 0;
 
 /*****************************************************************************\
  *  Error helpers
@@ -320,7 +334,8 @@ static time_t _real_now(void)
 
 extern time_t time(time_t *tloc)
 {
-	time_t now = _frozen_now ? _frozen_now : _real_now();
+	time_t frozen = __atomic_load_n(&_frozen_now, __ATOMIC_RELAXED);
+	time_t now = frozen ? frozen : _real_now();
 
 	if (tloc)
 		*tloc = now;
@@ -424,6 +439,138 @@ static bool _is_main(void)
 	return pthread_equal(pthread_self(), main_tid);
 }
 
+/*****************************************************************************\
+ *  Benchmark instrumentation (--bench FILE).  Off by default; when on, the
+ *  lock wrappers time what the plugin does while holding locks:
+ *  - every hold of the slurmctld job lock (read or write) by a plugin
+ *    thread from the moment the gate opens until the end of the measured
+ *    pass (the first state-file unlock by a plugin thread), and by the main
+ *    thread during the timed sprio call: count, longest, sum;
+ *  - every hold of assoc_mgr locks by a plugin thread that does not hold
+ *    the job lock (decay, fair-share), each with its lock levels;
+ *  - the CPU time of the thread that ends the pass, from when it passed
+ *    the gate to the end of the pass (CLOCK_THREAD_CPUTIME_ID).
+ *  main() adds the submit-path and sprio timings and memory figures.
+\*****************************************************************************/
+#define BENCH_MAX_ASSOC_HOLDS	64
+
+typedef struct {
+	uint64_t holds;
+	uint64_t max_ns;
+	uint64_t max_at;	/* 1-based number of the longest hold */
+	uint64_t sum_ns;
+	uint64_t over_2ms;	/* holds longer than 2 ms */
+} bench_holds_t;
+
+typedef struct {
+	uint64_t ns;
+	char levels[8];		/* assoc file qos res tres user wckey: N/R/W */
+} bench_assoc_hold_t;
+
+static bool bench_on = false;		/* set once before plugin init */
+static pthread_mutex_t bench_mutex = PTHREAD_MUTEX_INITIALIZER;
+static bool bench_window = false;	/* plugin-thread holds count */
+static bool bench_main_window = false;	/* main-thread holds count */
+static bool bench_pass_done = false;
+static struct timespec bench_gate_opened;
+static bench_holds_t bench_pass_job;	/* plugin threads, measured pass */
+static bench_holds_t bench_main_job;	/* main thread, sprio window */
+static bench_assoc_hold_t bench_assoc[BENCH_MAX_ASSOC_HOLDS];
+static int bench_assoc_cnt = 0;
+static uint64_t bench_pass_cpu_ns = 0, bench_pass_wall_ns = 0;
+static int bench_passes_seen = 0;	/* passes ended so far */
+static bool bench_first_lock_seen = false;
+static bool passes_started = false;	/* the gate opened after submit */
+static uint64_t ev_base = 0;		/* ev_state when it opened */
+static void _bench_pass(const char *prefix);
+static __thread bool tl_cpu0_set = false;
+static __thread struct timespec tl_cpu0;
+static __thread bool tl_job_timed = false;
+static __thread struct timespec tl_job_t0;
+static __thread bool tl_assoc_timed = false;
+static __thread struct timespec tl_assoc_t0;
+static __thread char tl_assoc_levels[8];
+
+static uint64_t _ts_ns(const struct timespec *t)
+{
+	return (uint64_t) t->tv_sec * 1000000000ull + t->tv_nsec;
+}
+
+static uint64_t _clock_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return _ts_ns(&t);
+}
+
+static uint64_t _since_ns(const struct timespec *t0)
+{
+	return _clock_ns(CLOCK_MONOTONIC) - _ts_ns(t0);
+}
+
+static void _bench_add_hold(bench_holds_t *h, uint64_t ns)
+{
+	h->holds++;
+	h->sum_ns += ns;
+	if (ns > 2000000)
+		h->over_2ms++;
+	if (ns > h->max_ns) {
+		h->max_ns = ns;
+		h->max_at = h->holds;
+	}
+}
+
+/* A plugin thread passed the gate: the CPU clock of its pass starts. */
+static void _bench_gate_passed(void)
+{
+	if (bench_on && !tl_cpu0_set) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &tl_cpu0);
+		tl_cpu0_set = true;
+	}
+	if (bench_on && !bench_first_lock_seen) {
+		/* passes after the first: the window starts at their first
+		 * lock, not during the sleep between passes */
+		slurm_mutex_lock(&bench_mutex);
+		if (bench_window && bench_passes_seen && !bench_first_lock_seen) {
+			clock_gettime(CLOCK_MONOTONIC, &bench_gate_opened);
+			bench_first_lock_seen = true;
+		}
+		slurm_mutex_unlock(&bench_mutex);
+	}
+}
+
+static void _bench_job_locked(void)
+{
+	if (!bench_on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &tl_job_t0);
+	tl_job_timed = true;
+}
+
+static void _bench_job_unlocking(void)
+{
+	uint64_t ns;
+
+	if (!tl_job_timed)
+		return;
+	ns = _since_ns(&tl_job_t0);
+	tl_job_timed = false;
+	slurm_mutex_lock(&bench_mutex);
+	if (_is_main()) {
+		if (bench_main_window)
+			_bench_add_hold(&bench_main_job, ns);
+	} else if (bench_window) {
+		_bench_add_hold(&bench_pass_job, ns);
+	}
+	slurm_mutex_unlock(&bench_mutex);
+}
+
+static char _level_char(lock_level_t l)
+{
+	return (l == WRITE_LOCK) ? 'W' : (l == READ_LOCK) ? 'R' : 'N';
+}
+
 static void _lock_levels(slurmctld_lock_t *l, lock_level_t *lv)
 {
 	lv[0] = l->conf;
@@ -457,6 +604,8 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 			slurm_cond_wait(&ev_cond, &ev_mutex);
 	}
 	slurm_mutex_unlock(&ev_mutex);
+	if (!_is_main())
+		_bench_gate_passed();
 
 	for (i = 0; i < CTLD_LOCK_CNT; i++) {
 		if (lv[i] == NO_LOCK)
@@ -471,6 +620,8 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 			_lock_abuse("failed to acquire", i);
 		held[i] = lv[i];
 	}
+	if (lv[1] != NO_LOCK)
+		_bench_job_locked();
 }
 
 extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
@@ -479,6 +630,8 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 	int i;
 
 	_lock_levels(&lock_levels, lv);
+	if (lv[1] != NO_LOCK)
+		_bench_job_unlocking();
 
 	for (i = CTLD_LOCK_CNT - 1; i >= 0; i--) {
 		if (lv[i] == NO_LOCK)
@@ -516,6 +669,57 @@ extern void lock_state_files(void)
 extern void unlock_state_files(void)
 {
 	slurm_mutex_unlock(&state_mutex);
+
+	if (!_is_main() && bench_on) {
+		bool last = false;
+
+		slurm_mutex_lock(&bench_mutex);
+		if (bench_window && !bench_pass_done) {
+			bench_pass_wall_ns = _since_ns(&bench_gate_opened);
+			bench_pass_cpu_ns =
+				_clock_ns(CLOCK_THREAD_CPUTIME_ID) -
+				(tl_cpu0_set ? _ts_ns(&tl_cpu0) : 0);
+			bench_passes_seen++;
+			last = (bench_passes_seen >= opt.passes);
+		}
+		slurm_mutex_unlock(&bench_mutex);
+		if (bench_passes_seen && !last && !bench_pass_done) {
+			/* record this pass, start measuring the next one */
+			char prefix[32];
+
+			snprintf(prefix, sizeof(prefix), "pass%d",
+				 bench_passes_seen);
+			_bench_pass(prefix);
+			slurm_mutex_lock(&bench_mutex);
+			memset(&bench_pass_job, 0, sizeof(bench_pass_job));
+			bench_assoc_cnt = 0;
+			bench_first_lock_seen = false;
+			slurm_mutex_unlock(&bench_mutex);
+			tl_cpu0_set = false;
+		} else if (last) {
+			slurm_mutex_lock(&bench_mutex);
+			bench_pass_done = true;
+			bench_window = false;
+			slurm_mutex_unlock(&bench_mutex);
+		}
+	}
+	/*
+	 * With a short --calc-period, a pass after the last one waited for
+	 * would run during the sprio call and the report: close the gate
+	 * again, the plugin threads then wait at their next lock until
+	 * main() opens it for fini().
+	 */
+	if (!_is_main() && opt.calc_period && (opt.pass_mode == PASS_STATE) &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED)) {
+		slurm_mutex_lock(&ev_mutex);
+		if (ev_state + 1 >= ev_base + opt.passes)
+			gate_open = false;
+		slurm_mutex_unlock(&ev_mutex);
+	}
+	/* --advance: the next pass sees SEC more seconds */
+	if (!_is_main() && opt.advance && _frozen_now &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED))
+		__atomic_add_fetch(&_frozen_now, opt.advance, __ATOMIC_RELAXED);
 
 	if (!_is_main()) {
 		slurm_mutex_lock(&ev_mutex);
@@ -556,12 +760,71 @@ extern void assoc_mgr_lock(assoc_mgr_lock_t *locks)
 		while (!gate_open)
 			slurm_cond_wait(&ev_cond, &ev_mutex);
 		slurm_mutex_unlock(&ev_mutex);
+		_bench_gate_passed();
 	}
 	real_assoc_mgr_lock(locks);
+	/* --bench: time holds outside the job lock (decay, fair-share) */
+	if (bench_on && !_is_main() && !tl_assoc_timed &&
+	    (held[1] == NO_LOCK)) {
+		tl_assoc_levels[0] = _level_char(locks->assoc);
+		tl_assoc_levels[1] = _level_char(locks->file);
+		tl_assoc_levels[2] = _level_char(locks->qos);
+		tl_assoc_levels[3] = _level_char(locks->res);
+		tl_assoc_levels[4] = _level_char(locks->tres);
+		tl_assoc_levels[5] = _level_char(locks->user);
+		tl_assoc_levels[6] = _level_char(locks->wckey);
+		tl_assoc_levels[7] = '\0';
+		clock_gettime(CLOCK_MONOTONIC, &tl_assoc_t0);
+		tl_assoc_timed = true;
+	}
+}
+
+/* Interposed only to time assoc_mgr holds for --bench. */
+static void (*real_assoc_mgr_unlock)(assoc_mgr_lock_t *locks) = NULL;
+
+static void _resolve_assoc_mgr_unlock(void)
+{
+	real_assoc_mgr_unlock = dlsym(RTLD_NEXT, "assoc_mgr_unlock");
+}
+
+extern void assoc_mgr_unlock(assoc_mgr_lock_t *locks)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, _resolve_assoc_mgr_unlock);
+	if (!real_assoc_mgr_unlock ||
+	    (real_assoc_mgr_unlock == assoc_mgr_unlock)) {
+		fprintf(stderr, "%s: error: cannot find libslurmfull's assoc_mgr_unlock()\n",
+			HARNESS_NAME);
+		_exit(1);
+	}
+	if (tl_assoc_timed && (held[1] == NO_LOCK)) {
+		uint64_t ns = _since_ns(&tl_assoc_t0);
+
+		tl_assoc_timed = false;
+		slurm_mutex_lock(&bench_mutex);
+		if (bench_window &&
+		    (bench_assoc_cnt < BENCH_MAX_ASSOC_HOLDS)) {
+			bench_assoc[bench_assoc_cnt].ns = ns;
+			memcpy(bench_assoc[bench_assoc_cnt].levels,
+			       tl_assoc_levels, sizeof(tl_assoc_levels));
+			bench_assoc_cnt++;
+		}
+		slurm_mutex_unlock(&bench_mutex);
+	}
+	real_assoc_mgr_unlock(locks);
 }
 
 static void _gate_set(bool open)
 {
+	if (open && bench_on) {
+		slurm_mutex_lock(&bench_mutex);
+		if (!bench_pass_done && !bench_window) {
+			clock_gettime(CLOCK_MONOTONIC, &bench_gate_opened);
+			bench_window = true;
+		}
+		slurm_mutex_unlock(&bench_mutex);
+	}
 	slurm_mutex_lock(&ev_mutex);
 	gate_open = open;
 	slurm_cond_broadcast(&ev_cond);
@@ -1866,7 +2129,16 @@ static void _set_job_prio(job_record_t *job_ptr)
 {
 	uint32_t relative_prio;
 
-	job_ptr->priority = priority_g_set(lowest_prio, job_ptr);
+	if (bench_fp) {
+		/* CLOCK_MONOTONIC is a vDSO call; the CPU clocks are not */
+		uint64_t t0 = _clock_ns(CLOCK_MONOTONIC);
+
+		job_ptr->priority = priority_g_set(lowest_prio, job_ptr);
+		bench_set_ns += _clock_ns(CLOCK_MONOTONIC) - t0;
+		bench_set_calls++;
+	} else {
+		job_ptr->priority = priority_g_set(lowest_prio, job_ptr);
+	}
 	if ((job_ptr->priority == 0) || job_ptr->direct_set_prio)
 		return;
 
@@ -2201,11 +2473,167 @@ static void _report_factors(void)
 
 static void _report(void)
 {
+	if (opt.report == REPORT_NONE)
+		return;
 	printf("plugin %s\n", slurm_conf.priority_type);
-	_report_world();
+	if (opt.report == REPORT_FULL)
+		_report_world();
 	_report_jobs();
-	_report_factors();
+	if (opt.report == REPORT_FULL)
+		_report_factors();
 	fflush(stdout);
+}
+
+/*****************************************************************************\
+ *  --bench FILE: one "key value" line per measurement (see README)
+\*****************************************************************************/
+static void _bench_put(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void _bench_put(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!bench_fp)
+		return;
+	fprintf(bench_fp, "%s ", key);
+	va_start(ap, fmt);
+	vfprintf(bench_fp, fmt, ap);
+	va_end(ap);
+	fputc('\n', bench_fp);
+	fflush(bench_fp);
+}
+
+/* VmRSS and VmHWM (kB) from /proc/self/status; -1 when unknown */
+static void _proc_mem(long *rss_kb, long *hwm_kb)
+{
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+
+	*rss_kb = *hwm_kb = -1;
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strncmp(line, "VmRSS:", 6))
+			*rss_kb = strtol(line + 6, NULL, 10);
+		else if (!strncmp(line, "VmHWM:", 6))
+			*hwm_kb = strtol(line + 6, NULL, 10);
+	}
+	fclose(fp);
+}
+
+/* mem_TAG_heap (bytes malloc'ed, all arenas), mem_TAG_rss_kb, hwm */
+static void _bench_mem(const char *tag)
+{
+	struct mallinfo2 mi;
+	long rss, hwm;
+	char key[64];
+
+	if (!bench_fp)
+		return;
+	mi = mallinfo2();
+	_proc_mem(&rss, &hwm);
+	snprintf(key, sizeof(key), "mem_%s_heap", tag);
+	_bench_put(key, "%zu", mi.uordblks + mi.hblkhd);
+	snprintf(key, sizeof(key), "mem_%s_rss_kb", tag);
+	_bench_put(key, "%ld", rss);
+	snprintf(key, sizeof(key), "mem_%s_hwm_kb", tag);
+	_bench_put(key, "%ld", hwm);
+}
+
+static void _bench_holds(const char *prefix, const bench_holds_t *h)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_holds", prefix);
+	_bench_put(key, "%" PRIu64, h->holds);
+	snprintf(key, sizeof(key), "%s_hold_max_ns", prefix);
+	_bench_put(key, "%" PRIu64, h->max_ns);
+	snprintf(key, sizeof(key), "%s_hold_max_at", prefix);
+	_bench_put(key, "%" PRIu64, h->max_at);
+	snprintf(key, sizeof(key), "%s_hold_sum_ns", prefix);
+	_bench_put(key, "%" PRIu64, h->sum_ns);
+	snprintf(key, sizeof(key), "%s_holds_over_2ms", prefix);
+	_bench_put(key, "%" PRIu64, h->over_2ms);
+}
+
+/* Counts of the jobs the world put in job_list (after submit). */
+static void _bench_jobs(void)
+{
+	ListIterator itr = list_iterator_create(job_list);
+	job_record_t *job_ptr;
+	uint64_t all = 0, pending = 0, held_jobs = 0;
+
+	while ((job_ptr = list_next(itr))) {
+		all++;
+		if (IS_JOB_PENDING(job_ptr)) {
+			pending++;
+			if (!job_ptr->priority)
+				held_jobs++;
+		}
+	}
+	list_iterator_destroy(itr);
+	_bench_put("jobs", "%" PRIu64, all);
+	_bench_put("jobs_pending", "%" PRIu64, pending);
+	_bench_put("jobs_held", "%" PRIu64, held_jobs);
+	_bench_put("assocs", "%d", list_count(assoc_mgr_assoc_list));
+}
+
+/*
+ * The figures of a pass, once it is over: PREFIX "pass" for the measured
+ * (last) pass, "passN" for earlier ones (--passes N).
+ */
+static void _bench_pass(const char *prefix)
+{
+	char key[64];
+	int i;
+
+	if (!bench_fp)
+		return;
+	slurm_mutex_lock(&bench_mutex);
+	snprintf(key, sizeof(key), "%s_done", prefix);
+	_bench_put(key, "%d", bench_pass_done ? 1 : 0);
+	snprintf(key, sizeof(key), "%s_wall_ns", prefix);
+	_bench_put(key, "%" PRIu64, bench_pass_wall_ns);
+	snprintf(key, sizeof(key), "%s_cpu_ns", prefix);
+	_bench_put(key, "%" PRIu64, bench_pass_cpu_ns);
+	snprintf(key, sizeof(key), "%s_job", prefix);
+	_bench_holds(key, &bench_pass_job);
+	for (i = 0; i < bench_assoc_cnt; i++) {
+		snprintf(key, sizeof(key), "%s_assoc_hold_%d", prefix, i);
+		_bench_put(key, "%s %" PRIu64, bench_assoc[i].levels,
+			   bench_assoc[i].ns);
+	}
+	slurm_mutex_unlock(&bench_mutex);
+}
+
+/* The sprio path: priority_g_get_priority_factors_list() as root, timed. */
+static void _bench_sprio(void)
+{
+	priority_factors_request_msg_t req;
+	uint64_t t0, c0, ns, cpu;
+	List factors;
+
+	memset(&req, 0, sizeof(req));
+	slurm_mutex_lock(&bench_mutex);
+	bench_main_window = true;
+	slurm_mutex_unlock(&bench_mutex);
+	t0 = _clock_ns(CLOCK_MONOTONIC);
+	c0 = _clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	factors = priority_g_get_priority_factors_list(&req, 0);
+	cpu = _clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	ns = _clock_ns(CLOCK_MONOTONIC) - t0;
+	slurm_mutex_lock(&bench_mutex);
+	bench_main_window = false;
+	slurm_mutex_unlock(&bench_mutex);
+	_bench_put("sprio_rows", "%d", factors ? list_count(factors) : 0);
+	_bench_put("sprio_ns", "%" PRIu64, ns);
+	_bench_put("sprio_cpu_ns", "%" PRIu64, cpu);
+	_bench_holds("sprio_job", &bench_main_job);
+	_bench_mem("sprio");
+	t0 = _clock_ns(CLOCK_MONOTONIC);
+	FREE_NULL_LIST(factors);
+	_bench_put("sprio_free_ns", "%" PRIu64,
+		   _clock_ns(CLOCK_MONOTONIC) - t0);
 }
 
 /*****************************************************************************\
@@ -2318,6 +2746,15 @@ static void _usage(FILE *fp)
 "                      first pass decays and charges (now - EPOCH) s\n"
 "  --digits N          print floating values with N significant digits\n"
 "                      (%%.Ng) instead of %%.6f\n"
+"  --report MODE       full (default): world, jobs and factors rows;\n"
+"                      jobs: the plugin line and job rows; none\n"
+"  --calc-period SEC   replace PriorityCalcPeriod (seconds)\n"
+"  --advance SEC       move the frozen clock SEC seconds forward at the\n"
+"                      end of every pass (with --passes N > 1: each pass\n"
+"                      has SEC seconds to decay and charge)\n"
+"  --bench FILE        write timings of the submit path, the pass (CPU,\n"
+"                      job-lock holds), the sprio call and memory figures\n"
+"                      to FILE, one \"key value\" line each\n"
 "  -v, --verbose       more logging on stderr (repeatable)\n"
 "  -h, --help          this text\n", HARNESS_NAME);
 }
@@ -2338,6 +2775,10 @@ static void _parse_args(int argc, char **argv)
 		{ "real-clock", no_argument, NULL, 'r' },
 		{ "last-ran", required_argument, NULL, 'L' },
 		{ "digits", required_argument, NULL, 'D' },
+		{ "report", required_argument, NULL, 'R' },
+		{ "bench", required_argument, NULL, 'B' },
+		{ "calc-period", required_argument, NULL, 'C' },
+		{ "advance", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -2403,6 +2844,30 @@ static void _parse_args(int argc, char **argv)
 			if (*end || (opt.digits < 1) || (opt.digits > 21))
 				_die("--digits must be 1..21");
 			break;
+		case 'R':
+			if (!xstrcmp(optarg, "full"))
+				opt.report = REPORT_FULL;
+			else if (!xstrcmp(optarg, "jobs"))
+				opt.report = REPORT_JOBS;
+			else if (!xstrcmp(optarg, "none"))
+				opt.report = REPORT_NONE;
+			else
+				_die("--report must be full, jobs or none");
+			break;
+		case 'B':
+			opt.bench_file = optarg;
+			break;
+		case 'C':
+			opt.calc_period = strtol(optarg, &end, 10);
+			if (*end || (opt.calc_period < 1) ||
+			    (opt.calc_period > 86400))
+				_die("--calc-period must be 1..86400 seconds");
+			break;
+		case 'A':
+			opt.advance = strtol(optarg, &end, 10);
+			if (*end || (opt.advance < 1) || (opt.advance > 86400))
+				_die("--advance must be 1..86400 seconds");
+			break;
 		case 'v':
 			opt.verbose++;
 			break;
@@ -2453,7 +2918,7 @@ int main(int argc, char **argv)
 	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	pthread_condattr_t cattr;
 	pthread_t wd_tid;
-	uint64_t base;
+	uint64_t base, bench_t0 = 0;
 	time_t now;
 
 	main_tid = pthread_self();
@@ -2485,6 +2950,13 @@ int main(int argc, char **argv)
 	if (pthread_create(&wd_tid, NULL, _watchdog, NULL))
 		_die("cannot start the watchdog thread");
 
+	if (opt.bench_file) {
+		if (!(bench_fp = fopen(opt.bench_file, "w")))
+			_die("cannot write %s: %s", opt.bench_file,
+			     strerror(errno));
+		bench_on = true;
+	}
+
 	_phase("configuration");
 	/* slurm_conf_init() would retry a missing file for 60 s */
 	if (access(opt.conf_file, R_OK))
@@ -2496,6 +2968,8 @@ int main(int argc, char **argv)
 		xfree(slurm_conf.priority_type);
 		slurm_conf.priority_type = xstrdup(opt.plugin);
 	}
+	if (opt.calc_period)
+		slurm_conf.priority_calc_period = opt.calc_period;
 	if (opt.plugindir) {
 		xfree(slurm_conf.plugindir);
 		slurm_conf.plugindir = xstrdup(opt.plugindir);
@@ -2513,13 +2987,19 @@ int main(int argc, char **argv)
 	}
 
 	_phase("world");
+	bench_t0 = _clock_ns(CLOCK_MONOTONIC);
 	_world_read(opt.world_file);
 	_world_check();
+	_bench_put("world_read_ns", "%" PRIu64,
+		   _clock_ns(CLOCK_MONOTONIC) - bench_t0);
 
 	_phase("build");
 	job_list = list_create(_free_job_record);
 	_build_assoc_mgr();
 	_build_parts();
+	_bench_put("plugin", "%s", slurm_conf.priority_type);
+	_bench_put("priority_flags", "%u", slurm_conf.priority_flags);
+	_bench_mem("build");
 
 	/* plugin threads block in lock_slurmctld() until jobs exist */
 	_phase("priority_g_init");
@@ -2530,7 +3010,16 @@ int main(int argc, char **argv)
 	base = _pass_counter();
 
 	_phase("submit");
+	bench_t0 = _clock_ns(CLOCK_MONOTONIC);
 	_submit_jobs(now);
+	if (bench_fp) {
+		_bench_put("submit_ns", "%" PRIu64,
+			   _clock_ns(CLOCK_MONOTONIC) - bench_t0);
+		_bench_put("set_calls", "%" PRIu64, bench_set_calls);
+		_bench_put("set_ns", "%" PRIu64, bench_set_ns);
+		_bench_jobs();
+		_bench_mem("submit");
+	}
 
 	/*
 	 * With --pass none the gate stays closed through the report, so it
@@ -2539,8 +3028,19 @@ int main(int argc, char **argv)
 	 */
 	if (opt.pass_mode != PASS_NONE) {
 		_phase("recalculation pass");
+		ev_base = base;
+		__atomic_store_n(&passes_started, true, __ATOMIC_RELAXED);
 		_gate_set(true);
 		_wait_for_pass(base);
+	}
+	if (bench_fp) {
+		if (opt.pass_mode != PASS_NONE) {
+			_bench_pass("pass");
+			_bench_mem("pass");
+		}
+		_phase("bench sprio");
+		_bench_sprio();
+		_bench_mem("end");
 	}
 
 	_phase("report");
@@ -2558,5 +3058,9 @@ int main(int argc, char **argv)
 	wd_stop = true;
 	slurm_mutex_unlock(&wd_mutex);
 	pthread_join(wd_tid, NULL);
+	if (bench_fp) {
+		_bench_put("done", "1");
+		fclose(bench_fp);
+	}
 	return 0;
 }
