@@ -43,7 +43,9 @@ static size_t _build_tree(void)
 {
 	size_t n = 1, nkids = 0;
 
-	_grow(64);
+	/* room for every association at once: no growth during the walk */
+	_grow(assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) + 1 :
+				     64);
 	recs[0] = assoc_mgr_root_assoc;
 	nodes[0] = (prism_ft_node_t) {
 		.fs_parent = PRISM_FT_NONE,
