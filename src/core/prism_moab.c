@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "prism_moab.h"
+#include "prism_state.h"
 
 #define _DEPTH_MAX 32
 #define _TARGET_KNEE 0.01	/* 1 - x where f(x) turns linear */
@@ -404,17 +405,6 @@ extern int prism_moab_explain(const prism_moab_policy_t *pol,
 
 /* ---- usage windows ---------------------------------------------------- */
 
-static uint32_t _fnv1a(const char *buf, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char) buf[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 static void _usage_resum(prism_moab_usage_t *u)
 {
 	u->total_sum = 0.0;
@@ -641,7 +631,8 @@ extern int prism_moab_usage_format(const prism_moab_usage_t *u, char *buf,
 		}
 	}
 	if (!o.overflow)
-		_put(&o, "checksum %08" PRIx32 "\n", _fnv1a(buf, o.len));
+		_put(&o, "checksum %08" PRIx32 "\n",
+		     prism_state_checksum(buf, o.len));
 	if (o.overflow) {
 		prism_error_set(err, "usage buffer of %zu bytes is too small",
 				size);
@@ -829,7 +820,7 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 	errno = 0;
 	sum = strtoul(buf + last + 9, &end, 16);
 	if (errno || end != buf + len - 1 || end - (buf + last + 9) != 8 ||
-	    (uint32_t) sum != _fnv1a(buf, last)) {
+	    (uint32_t) sum != prism_state_checksum(buf, last)) {
 		prism_error_set(err, "usage state: checksum mismatch");
 		return -1;
 	}

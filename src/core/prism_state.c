@@ -20,7 +20,7 @@
 
 #include "prism_state.h"
 
-static uint32_t _fnv1a(const char *buf, size_t len)
+extern uint32_t prism_state_checksum(const char *buf, size_t len)
 {
 	uint32_t h = 2166136261u;
 
@@ -43,7 +43,7 @@ extern int prism_state_format(const prism_state_t *st, char *buf,
 	if (body < 0 || (size_t) body >= size)
 		goto too_small;
 	all = snprintf(buf + body, size - body, "checksum %08" PRIx32 "\n",
-		       _fnv1a(buf, body));
+		       prism_state_checksum(buf, body));
 	if (all < 0 || (size_t) all >= size - body)
 		goto too_small;
 	return body + all;
@@ -120,7 +120,7 @@ extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
 		prism_error_set(err, "trailing data after the checksum");
 		return -1;
 	}
-	if ((uint32_t) sum != _fnv1a(buf, body) || sum < 0 ||
+	if ((uint32_t) sum != prism_state_checksum(buf, body) || sum < 0 ||
 	    sum > UINT32_MAX) {
 		prism_error_set(err, "checksum mismatch");
 		return -1;

@@ -24,6 +24,9 @@ typedef struct {
 	int64_t last_reset;	/* last PriorityUsageResetPeriod reset */
 } prism_state_t;
 
+/* The checksum Prism's state texts carry: 32-bit FNV-1a of 'len' bytes. */
+extern uint32_t prism_state_checksum(const char *buf, size_t len);
+
 /*
  * Write 'st' as text into 'buf' of 'size' bytes, NUL-terminated.
  * Returns the length, or -1 with err set when 'buf' is too small.
