@@ -10,6 +10,12 @@
 #   (d) sprio -l shows AGE and PARTITION columns and rows for the jobs
 #   (e) the held job has priority 0
 #   (f) sshare -l answers and lists the accounts and users created
+#   (g) priority = AGE + PARTITION with the configured weights
+#   (h) sprio -w, -n, -j, -u, -p
+#   (i) scontrol reconfigure applies a changed weight at the next pass
+#   (k) DebugFlags=Priority logs each job's terms
+#   (l) PrivateData=jobs: a user sees only their own jobs in sprio
+#   (j) associations added and removed with sacctmgr at run time
 # The cluster is always stopped (trap), even on failure or interrupt.
 # The temp dir is removed on success and kept (path printed) on failure, or
 # always kept when PRISM_KEEP_DIR is non-empty.
@@ -269,9 +275,11 @@ parts=$(sprio -h -p high -o '%r' | tr -d ' ' | sort -u)
 check "(h) sprio -w, -n, -j, -u and -p" $((1 - opts_ok)) "$detail"
 
 # (i) scontrol reconfigure applies a changed weight without a restart:
-# PriorityWeightPartition 10000 -> 20000 shows at the next pass.
+# PriorityWeightPartition 10000 -> 20000 shows at the next pass. DebugFlags
+# Priority is switched on at the same time, for (k).
 echo "PriorityWeightPartition=20000" >>"$SLURM_CONF"
 scontrol reconfigure
+scontrol setdebugflags +Priority
 part_doubled() {
     local p
     p=$(sprio -h -j "$JOB_HIGH" -o '%P' | awk '{print int($1)}' | head -n 1)
@@ -283,6 +291,30 @@ if wait_for 130 "the new partition weight in sprio" part_doubled; then
 else
     check "(i) scontrol reconfigure applies PriorityWeightPartition=20000" 1 \
         "sprio still shows PARTITION=$(sprio -h -j "$JOB_HIGH" -o '%P' | tr -d ' ')"
+fi
+
+# (k) DebugFlags=Priority: the pass logs each job's terms.
+if grep -qE "JobId=$JOB_HIGH priority: site -?[0-9]+ \+ age [0-9.]+ .* partition 20000.00 .* = [0-9]+" \
+    "$DIR/log/slurmctld.log"; then
+    check "(k) DebugFlags=Priority logs each job's terms" 0 \
+        "$(grep -oE "JobId=$JOB_HIGH priority: .*" "$DIR/log/slurmctld.log" | tail -n 1)"
+else
+    check "(k) DebugFlags=Priority logs each job's terms" 1 \
+        "no term line for job $JOB_HIGH in slurmctld.log"
+fi
+scontrol setdebugflags -Priority
+
+# (l) PrivateData=jobs: a user sees only their own jobs in sprio.
+echo "PrivateData=jobs" >>"$SLURM_CONF"
+scontrol reconfigure
+seen_by_bin=$(runuser -u bin -- sprio -h -o '%u' 2>/dev/null | tr -d ' ' | sort -u | paste -sd, -)
+seen_by_root=$(sprio -h -o '%u' | tr -d ' ' | sort -u | paste -sd, -)
+if [[ $seen_by_bin == bin && $seen_by_root == *daemon* && $seen_by_root == *bin* ]]; then
+    check "(l) PrivateData=jobs: bin sees only its jobs in sprio" 0 \
+        "bin sees '$seen_by_bin', root sees '$seen_by_root'"
+else
+    check "(l) PrivateData=jobs: bin sees only its jobs in sprio" 1 \
+        "bin sees '$seen_by_bin', root sees '$seen_by_root'"
 fi
 
 # (j) associations added and removed while the controller runs.
