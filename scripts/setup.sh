@@ -20,6 +20,8 @@ packages=(
 	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin
 	# the cluster test
 	munge mariadb-server mariadb-client procps
+	# the fuzz targets
+	clang libclang-rt-14-dev
 )
 
 install_packages() {

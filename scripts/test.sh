@@ -6,6 +6,7 @@
 # Usage: scripts/test.sh             (run as root)
 # Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
 #        PRISM_SKIP_CLUSTER=1        skip the cluster tests
+#        PRISM_SKIP_FUZZ=1           skip the libFuzzer targets (tests/fuzz)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +58,9 @@ if [ "$failed" -ne 0 ]; then
 fi
 step "make check" make_check
 step "make install DESTDIR" install_check
+if [ -z "${PRISM_SKIP_FUZZ:-}" ]; then
+	step "fuzz the parsers (30 s per target)" tests/fuzz/run.sh 30
+fi
 if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
 	step "make distcheck" make distcheck
 fi

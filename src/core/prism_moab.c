@@ -481,12 +481,14 @@ static void _shift(double *row, uint32_t depth, uint32_t by)
 
 extern int64_t prism_moab_usage_roll(prism_moab_usage_t *u, int64_t now)
 {
-	int64_t k;
+	int64_t k, since;
 	uint32_t by;
 
-	if (!u || now < u->start + u->interval)
+	/* no overflow whatever the saved start: it may come from a file */
+	if (!u || __builtin_sub_overflow(now, u->start, &since) ||
+	    since < u->interval)
 		return 0;
-	k = (now - u->start) / u->interval;
+	k = since / u->interval;
 	by = k >= u->depth ? u->depth : (uint32_t) k;
 	_shift(u->total, u->depth, by);
 	for (int c = 0; c < PRISM_MOAB_CRED_CNT; c++) {
@@ -763,7 +765,7 @@ static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
 		   &interval, err) ||
 	    _field(_next_line(body, len, &pos), "depth", 1, _DEPTH_MAX,
 		   &depth, err) ||
-	    _field(_next_line(body, len, &pos), "start", INT64_MIN, INT64_MAX,
+	    _field(_next_line(body, len, &pos), "start", 0, INT64_MAX / 2,
 		   &start, err))
 		return -1;
 	u->start = start;
@@ -783,14 +785,37 @@ static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
 	return 0;
 }
 
+/* Read 'n' hex digits at 's' (no sign, no prefix). Returns 0 or -1. */
+static int _hex32(const char *s, size_t n, uint32_t *out)
+{
+	uint32_t v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = (v << 4) | (uint32_t) d;
+	}
+	*out = v;
+	return 0;
+}
+
 extern int prism_moab_usage_parse(const char *buf, size_t len,
 				  const prism_moab_policy_t *pol,
 				  prism_moab_usage_t **out, prism_error_t *err)
 {
 	size_t last, body_len;
 	prism_moab_usage_t *u;
-	char *body, *end;
-	unsigned long sum;
+	char *body;
+	uint32_t sum;
 	int rc;
 
 	if (!buf || !pol || !out) {
@@ -817,10 +842,9 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 				" (no checksum at the end)");
 		return -1;
 	}
-	errno = 0;
-	sum = strtoul(buf + last + 9, &end, 16);
-	if (errno || end != buf + len - 1 || end - (buf + last + 9) != 8 ||
-	    (uint32_t) sum != prism_state_checksum(buf, last)) {
+	/* exactly 8 hex digits, then the final newline */
+	if (len - last != 18 || _hex32(buf + last + 9, 8, &sum) ||
+	    sum != prism_state_checksum(buf, last)) {
 		prism_error_set(err, "usage state: checksum mismatch");
 		return -1;
 	}

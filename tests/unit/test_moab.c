@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "prism_moab.h"
+#include "prism_state.h"
 #include "test_core.h"
 
 #define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
@@ -719,17 +720,6 @@ START_TEST(test_usage_reconfig)
 }
 END_TEST
 
-static uint32_t _fnv(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char) s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* A valid text, then damaged by each row. */
 static const struct {
 	const char *what;
@@ -797,7 +787,40 @@ static const struct {
 	{ "prism-moab-usage 1\ninterval 60\ndepth 1\nstart 0\ntotal 1\n"
 	  "robot r 1\n", "unknown kind 'robot'" },
 	{ "prism-moab-usage 1\ndepth 1\n", "expected 'interval'" },
+	/* fuzz finds: a start that overflowed the window roll */
+	{ "prism-moab-usage 1\ninterval 3600\ndepth 4\n"
+	  "start 9223372036854775807\ntotal 0 0 0 0\n",
+	  "bad value for 'start'" },
+	{ "prism-moab-usage 1\ninterval 3600\ndepth 4\n"
+	  "start -9223372036854775808\ntotal 0 0 0 0\n",
+	  "bad value for 'start'" },
 };
+
+/* Fuzz find: only blanks after "checksum " made the parser read past the
+ * end of the text. Each row ends exactly at the end of its buffer. */
+static const char *blank_checksums[] = {
+	"prism-moab-usage \nchecksum \n",
+	"prism-moab-usage 1\nchecksum \t \n",
+	"prism-moab-usage 1\nchecksum 0x1234567\n",
+	"prism-moab-usage 1\nchecksum +1234567\n",
+};
+
+START_TEST(test_usage_blank_checksum)
+{
+	prism_moab_policy_t *pol = _policy(_conf);
+	prism_moab_usage_t *v = NULL;
+	prism_error_t err = { "" };
+	size_t len = strlen(blank_checksums[_i]);
+	char *copy = malloc(len);	/* no terminating NUL */
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, blank_checksums[_i], len);
+	ck_assert_int_eq(prism_moab_usage_parse(copy, len, pol, &v, &err), -1);
+	ck_assert_ptr_null(v);
+	free(copy);
+	prism_moab_policy_free(pol);
+}
+END_TEST
 
 START_TEST(test_usage_inside)
 {
@@ -807,7 +830,7 @@ START_TEST(test_usage_inside)
 	char buf[512];
 	int len = snprintf(buf, sizeof(buf), "%schecksum %08x\n",
 			   inside[_i].body,
-			   _fnv(inside[_i].body, strlen(inside[_i].body)));
+			   prism_state_checksum(inside[_i].body, strlen(inside[_i].body)));
 
 	ck_assert_int_eq(prism_moab_usage_parse(buf, len, pol, &v, &err), -1);
 	ck_assert_msg(strstr(err.text, inside[_i].want), "'%s'", err.text);
@@ -899,6 +922,8 @@ extern Suite *moab_suite(void)
 	tcase_add_test(usage, test_usage_reconfig);
 	tcase_add_loop_test(usage, test_usage_damaged, 0, N(damaged));
 	tcase_add_loop_test(usage, test_usage_inside, 0, N(inside));
+	tcase_add_loop_test(usage, test_usage_blank_checksum, 0,
+			    N(blank_checksums));
 	suite_add_tcase(s, usage);
 	return s;
 }
