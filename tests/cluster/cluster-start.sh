@@ -134,6 +134,17 @@ chmod 755 "$DIR"/{etc,log,pids,run,spool,munge,mysql}
 chmod 700 "$DIR/state"
 chmod 1777 "$DIR/out" "$DIR/tmp"
 
+# Client commands run by other users (sbatch as daemon, ...) read PluginDir
+# too, and a build tree may sit below a private directory (mktemp -d is
+# 700): serve the plugins from a copy inside DIR, readable by all.
+if [[ -n ${PLUGIN_DIR_ABS:-} ]]; then
+    mkdir -p "$DIR/plugins"
+    cp "$PLUGIN_DIR_ABS"/*.so "$DIR/plugins/"
+    chmod 755 "$DIR/plugins"
+    chmod 644 "$DIR/plugins"/*.so
+    PLUGIN_DIR="$DIR/plugins:$PRISM_DEBIAN_PLUGIN_DIR"
+fi
+
 # ---------------------------------------------------------------- ports
 mapfile -t PORTS < <(pick_free_ports $((3 + NODES))) ||
     die "could not find free TCP ports"
