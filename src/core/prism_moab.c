@@ -691,9 +691,11 @@ static int _row(char *cur, uint32_t depth, double *row, uint32_t keep,
 		char *end;
 		double v;
 
-		errno = 0;
+		/* ERANGE with a finite result is an underflow: a subnormal
+		 * value, as repeated decay leaves and %.17g writes, is
+		 * valid; an overflow reads as HUGE_VAL and fails isfinite */
 		v = strtod(cur, &end);
-		if (end == cur || errno || !isfinite(v) || v < 0.0 ||
+		if (end == cur || !isfinite(v) || v < 0.0 ||
 		    (*end != ' ' && *end != '\0'))
 			goto bad;
 		if (i < keep && row)

@@ -19,6 +19,10 @@
 #   PRISM_FUZZ_BUILD    build and work directory
 #   PRISM_FUZZ_TARGETS  targets to run (default: all), e.g. "state params"
 #   PRISM_FUZZ_JOBS     run targets N at a time (default 1)
+#   PRISM_FUZZ_SEED     libFuzzer's random seed (default: a new one each
+#                       run); the test command fixes it, so that its short
+#                       run explores the same inputs every time and a CI
+#                       run fails only for a change, never for luck
 #   PRISM_FUZZ_CFLAGS   extra compiler flags, e.g. -DPRISM_FUZZ_SKIP_KNOWN
 #                       (step around crashes already in crashes/)
 #   CC                  a clang with libFuzzer (default clang)
@@ -110,12 +114,14 @@ run_one() {
 	done
 	dict=
 	[ -f "$here/$t.dict" ] && dict=-dict=$here/$t.dict
+	seed=
+	[ -n "${PRISM_FUZZ_SEED:-}" ] && seed=-seed=$PRISM_FUZZ_SEED
 	# shellcheck disable=SC2086
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	"$build/fuzz_$t" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix="$work/artifacts/" $dict \
+		-artifact_prefix="$work/artifacts/" $dict $seed \
 		"$work/corpus" >"$work/log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)

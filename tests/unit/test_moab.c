@@ -839,6 +839,32 @@ START_TEST(test_usage_inside)
 }
 END_TEST
 
+/* Fuzz find (CI, 2026-11-21; crashes/moab_usage-subnormal-window): a
+ * subnormal window value read exactly (as hex) was written with %.17g and
+ * then refused on reading back, since strtod reports ERANGE for an inexact
+ * underflow. A subnormal is a valid usage; it must round-trip. */
+START_TEST(test_usage_subnormal)
+{
+	prism_moab_policy_t *pol = _policy("FSINTERVAL 60\nFSDEPTH 2\n");
+	static const char body[] =
+		"prism-moab-usage 1\ninterval 60\ndepth 2\nstart 0\n"
+		"total 4.9406564584124654e-324 2.2250738585072009e-308\n";
+	prism_moab_usage_t *v = NULL;
+	prism_error_t err = { "" };
+	char buf[512], again[512];
+	int len = snprintf(buf, sizeof(buf), "%schecksum %08x\n", body,
+			   prism_state_checksum(body, strlen(body)));
+
+	ck_assert_msg(!prism_moab_usage_parse(buf, len, pol, &v, &err), "%s",
+		      err.text);
+	ck_assert_int_eq(prism_moab_usage_format(v, again, sizeof(again),
+						 &err), len);
+	ck_assert_str_eq(again, buf);
+	prism_moab_usage_free(v);
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
 /* ---- bad parameters --------------------------------------------------- */
 
 START_TEST(test_bad_param)
@@ -922,6 +948,7 @@ extern Suite *moab_suite(void)
 	tcase_add_test(usage, test_usage_reconfig);
 	tcase_add_loop_test(usage, test_usage_damaged, 0, N(damaged));
 	tcase_add_loop_test(usage, test_usage_inside, 0, N(inside));
+	tcase_add_test(usage, test_usage_subnormal);
 	tcase_add_loop_test(usage, test_usage_blank_checksum, 0,
 			    N(blank_checksums));
 	suite_add_tcase(s, usage);
