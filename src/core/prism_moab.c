@@ -329,6 +329,76 @@ extern int prism_moab_prio(const prism_moab_pass_t *pass,
 	return 0;
 }
 
+/* ---- sprio columns, system priority, usage amount --------------------- */
+
+#define _COL_MAX INT32_MAX
+#define _COL_MIN (-(int64_t) INT32_MAX - 1)
+
+/* 'v' truncated toward zero into a column; clears *exact if clipped. */
+static int64_t _column(double v, bool *exact)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= (double) _COL_MAX + 1.0 || v <= (double) _COL_MIN - 1.0) {
+		*exact = false;
+		return v > 0 ? _COL_MAX : _COL_MIN;
+	}
+	return (int64_t) v;
+}
+
+extern void prism_moab_columns(const prism_moab_result_t *res,
+			       prism_moab_columns_t *out)
+{
+	prism_moab_columns_t c = { .exact = true };
+	int64_t rest;
+
+	c.serv = _column(res->comp[PRISM_MC_SERV], &c.exact);
+	c.cred = _column(res->comp[PRISM_MC_CRED], &c.exact);
+	c.fs = _column(res->comp[PRISM_MC_FS], &c.exact);
+	c.res = _column(res->comp[PRISM_MC_RES], &c.exact);
+	c.attr = _column(res->comp[PRISM_MC_ATTR], &c.exact);
+	c.target_usage = _column(res->comp[PRISM_MC_TARGET] +
+					 res->comp[PRISM_MC_USAGE],
+				 &c.exact);
+	/* each column is within 32 bits: the sum cannot overflow */
+	rest = (int64_t) res->slurm - c.serv - c.cred - c.fs - c.res -
+	       c.attr - c.target_usage;
+	if (rest > _COL_MAX || rest < _COL_MIN) {
+		c.exact = false;
+		rest = rest > 0 ? _COL_MAX : _COL_MIN;
+	}
+	c.rest = rest;
+	*out = c;
+}
+
+extern int64_t prism_moab_sys_prio(const prism_moab_policy_t *pol,
+				   uint32_t slurm)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+
+	if (slurm > prism_moab_to_slurm(pol, p->max_prio))
+		return prism_moab_from_slurm(pol, slurm) - p->max_prio;
+	return slurm ? (int64_t) slurm : 1;
+}
+
+extern double prism_moab_usage_amount(const prism_moab_policy_t *pol,
+				      const prism_moab_job_t *job,
+				      double seconds)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+
+	if (!job || !(seconds > 0.0) || !isfinite(seconds))
+		return 0.0;
+	switch (p->fs_policy) {
+	case PRISM_MOAB_FS_OFF:
+		return 0.0;
+	case PRISM_MOAB_FS_DEDICATEDPES:
+		return _pe(job) * seconds;
+	default:
+		return (double) job->procs * seconds;
+	}
+}
+
 /* ---- explain ---------------------------------------------------------- */
 
 typedef struct {

@@ -165,6 +165,49 @@ extern int64_t prism_moab_from_slurm(const prism_moab_policy_t *pol,
 				     uint32_t slurm);
 
 /*
+ * sprio's columns. Slurm's sprio shows a job's priority as the sum of its
+ * columns, so Prism puts the Moab components there:
+ *     AGE = SERV, ASSOC = CRED, FAIRSHARE = FS, JOBSIZE = RES,
+ *     PARTITION = ATTR, QOS = TARGET + USAGE,
+ *     SITE = the rest: the mapping's offset (1, or MAX_PRIO_VAL + 1 with
+ *            ENABLENEGJOBPRIORITY), the fractions dropped from each
+ *            column, the relative adjustment and any bounding of the sum.
+ * Each component is truncated toward zero; the rest is the Slurm
+ * priority minus the others, so the columns add up to it exactly. A
+ * column beyond Slurm's 32-bit signed column range is clipped and 'exact'
+ * is false (the explain view has the full figures).
+ */
+typedef struct {
+	int64_t serv, cred, fs, res, attr, target_usage, rest;
+	bool exact;
+} prism_moab_columns_t;
+
+/* The sprio columns of 'res' (from prism_moab_prio()) into 'out'. */
+extern void prism_moab_columns(const prism_moab_result_t *res,
+			       prism_moab_columns_t *out);
+
+/*
+ * The system priority (SPRIO) a job with Slurm's admin-set priority
+ * 'slurm' has: the admin's value, or, for a value above every computed
+ * priority (one Prism already mapped, or an admin's value that high), the
+ * system priority behind it, so that recomputing never moves it. Always
+ * at least 1.
+ */
+extern int64_t prism_moab_sys_prio(const prism_moab_policy_t *pol,
+				   uint32_t slurm);
+
+/*
+ * The fair-share usage a job adds in 'seconds' under FSPOLICY: its
+ * processors (DEDICATEDPS; also UTILIZEDPS, PDEDICATEDPS and SDEDICATEDPS,
+ * for which Slurm has no utilisation or processor-speed data) or its
+ * processor equivalents (DEDICATEDPES) times 'seconds'; 0 with fair-share
+ * off or for seconds <= 0.
+ */
+extern double prism_moab_usage_amount(const prism_moab_policy_t *pol,
+				      const prism_moab_job_t *job,
+				      double seconds);
+
+/*
  * Write an mdiag -p style explanation of 'res' under 'pol' into 'buf' of
  * 'size' bytes: the total, then each component with a non-zero term and
  * its subcomponents. Returns the length, or -1 with err set when 'buf'

@@ -21,6 +21,7 @@ int main(void)
 	srunner_add_suite(runner, moab_suite());
 	srunner_add_suite(runner, moab_conf_suite());
 	srunner_add_suite(runner, params_suite());
+	srunner_add_suite(runner, file_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

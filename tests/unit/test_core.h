@@ -18,5 +18,6 @@ extern Suite *fairtree_suite(void);
 extern Suite *moab_suite(void);
 extern Suite *moab_conf_suite(void);
 extern Suite *params_suite(void);
+extern Suite *file_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

@@ -7,6 +7,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -865,6 +866,114 @@ START_TEST(test_usage_subnormal)
 }
 END_TEST
 
+/* ---- sprio columns, system priority, usage amount ---------------------- */
+
+/* Each row: a policy and a job; the columns must add up to the priority. */
+static const struct {
+	const char *what;
+	const char *conf;
+	int64_t queue_time, user_prio, sys_prio;
+	bool exact;
+} col_rows[] = {
+	{ "FIFO default", "", 3600, 0, 0, true },
+	{ "negative, bounded at 0", "USERPRIOWEIGHT 1000\n", 60, -1024, 0,
+	  true },
+	{ "negative allowed: offset M+1 in SITE",
+	  "ENABLENEGJOBPRIORITY TRUE\nUSERPRIOWEIGHT 1000\n", 60, -1024, 0,
+	  true },
+	{ "fractions go to the rest", "XFACTORWEIGHT 7\nQUEUETIMEWEIGHT 3\n",
+	  333, 0, 0, true },
+	{ "bounded at MAX_PRIO_VAL", "QUEUETIMEWEIGHT 200000000\n", 600, 0,
+	  0, true },
+	{ "a component beyond 32 bits is clipped",
+	  "SERVWEIGHT 100000\nQUEUETIMEWEIGHT 100000\n", 6000, 0, 0, false },
+	{ "system priority", "", 60, 0, 5, true },
+};
+
+START_TEST(test_columns)
+{
+	prism_moab_policy_t *pol = _policy(col_rows[_i].conf);
+	prism_moab_job_t job = _job();
+	prism_moab_result_t res;
+	prism_moab_columns_t c;
+	int64_t sum;
+
+	job.queue_time = col_rows[_i].queue_time;
+	job.wclimit = 3600;
+	job.user_prio = (int32_t) col_rows[_i].user_prio;
+	job.sys_prio = col_rows[_i].sys_prio;
+	_prio(pol, NULL, &job, &res);
+	prism_moab_columns(&res, &c);
+	sum = c.serv + c.cred + c.fs + c.res + c.attr + c.target_usage +
+	      c.rest;
+	ck_assert_msg(c.exact == col_rows[_i].exact, "%s", col_rows[_i].what);
+	if (c.exact)
+		ck_assert_msg(sum == res.slurm, "%s: %" PRId64 " != %u",
+			      col_rows[_i].what, sum, res.slurm);
+	ck_assert(c.serv <= INT32_MAX && c.rest <= INT32_MAX &&
+		  c.rest >= INT32_MIN);
+	ck_assert_int_eq(c.serv, (int64_t) res.comp[PRISM_MC_SERV] >
+					 INT32_MAX ? INT32_MAX :
+					 (int64_t) res.comp[PRISM_MC_SERV]);
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
+START_TEST(test_sys_prio)
+{
+	prism_moab_policy_t *pol = _policy("MAX_PRIO_VAL 1000\n");
+	prism_moab_policy_t *neg = _policy(
+		"MAX_PRIO_VAL 1000\nENABLENEGJOBPRIORITY TRUE\n");
+	prism_moab_job_t job = _job();
+	prism_moab_result_t res;
+
+	/* an admin's value is the system priority */
+	ck_assert_int_eq(prism_moab_sys_prio(pol, 5), 5);
+	ck_assert_int_eq(prism_moab_sys_prio(pol, 0), 1);
+	ck_assert_int_eq(prism_moab_sys_prio(pol, 1001), 1001);
+	/* Prism's mapping of system priority 5 reads back as 5: stable */
+	job.sys_prio = 5;
+	_prio(pol, NULL, &job, &res);
+	ck_assert_int_eq(res.slurm, 1000 + 5 + 1);
+	ck_assert_int_eq(prism_moab_sys_prio(pol, res.slurm), 5);
+	_prio(neg, NULL, &job, &res);
+	ck_assert_int_eq(res.slurm, 1000 + 5 + 1000 + 1);
+	ck_assert_int_eq(prism_moab_sys_prio(neg, res.slurm), 5);
+	/* every system priority is above every computed one */
+	ck_assert_uint_gt(prism_moab_to_slurm(pol, 1000 + 1),
+			  prism_moab_to_slurm(pol, 1000));
+	prism_moab_policy_free(pol);
+	prism_moab_policy_free(neg);
+}
+END_TEST
+
+static const struct {
+	const char *conf;
+	double want;	/* for 4 procs of 16, 32 of 64 GB, 10 s */
+} amount_rows[] = {
+	{ "", 0.0 },
+	{ "FSPOLICY DEDICATEDPS\n", 40.0 },
+	{ "FSPOLICY UTILIZEDPS\n", 40.0 },
+	{ "FSPOLICY DEDICATEDPES\n", 80.0 },	/* half the memory: 8 PE */
+};
+
+START_TEST(test_usage_amount)
+{
+	prism_moab_policy_t *pol = _policy(amount_rows[_i].conf);
+	prism_moab_totals_t part = { .procs = 16, .mem_mb = 65536 };
+	prism_moab_job_t job = _job();
+
+	job.procs = 4;
+	job.mem_mb = 32768;
+	job.part = &part;
+	ck_assert_double_eq_tol(prism_moab_usage_amount(pol, &job, 10.0),
+				amount_rows[_i].want, 1e-9);
+	ck_assert(prism_moab_usage_amount(pol, &job, -1.0) == 0.0);
+	ck_assert(prism_moab_usage_amount(pol, NULL, 10.0) == 0.0);
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
 /* ---- bad parameters --------------------------------------------------- */
 
 START_TEST(test_bad_param)
@@ -949,6 +1058,9 @@ extern Suite *moab_suite(void)
 	tcase_add_loop_test(usage, test_usage_damaged, 0, N(damaged));
 	tcase_add_loop_test(usage, test_usage_inside, 0, N(inside));
 	tcase_add_test(usage, test_usage_subnormal);
+	tcase_add_loop_test(model, test_columns, 0, N(col_rows));
+	tcase_add_test(model, test_sys_prio);
+	tcase_add_loop_test(usage, test_usage_amount, 0, N(amount_rows));
 	tcase_add_loop_test(usage, test_usage_blank_checksum, 0,
 			    N(blank_checksums));
 	suite_add_tcase(s, usage);
