@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_idmap.h"
 #include "prism_moab.h"
 #include "prism_state.h"
 
@@ -397,6 +398,116 @@ extern double prism_moab_usage_amount(const prism_moab_policy_t *pol,
 	default:
 		return (double) job->procs * seconds;
 	}
+}
+
+/* ---- what Slurm has no data for; per-user totals ---------------------- */
+
+extern const char *prism_moab_sub_no_data(prism_moab_sub_t sub)
+{
+	switch (sub) {
+	case PRISM_MS_FSGUSER:
+	case PRISM_MS_FSGGROUP:
+	case PRISM_MS_FSGACCOUNT:
+		return "Slurm has no grid-wide (global) fair-share usage";
+	case PRISM_MS_WCACCURACY:
+		return "Slurm keeps no per-user wall-clock accuracy in the controller";
+	case PRISM_MS_SWAP:
+		return "Slurm jobs request no swap";
+	case PRISM_MS_BYPASS:
+		return "Slurm does not count how often backfill passed a job over";
+	case PRISM_MS_SPVIOLATION:
+		return "Slurm has no soft limits";
+	case PRISM_MS_HUNGER:
+		return "Slurm has no dynamic jobs";
+	default:
+		return NULL;
+	}
+}
+
+typedef struct {
+	uint32_t jobs;
+	uint32_t procs;
+	double ps;
+} _user_t;
+
+struct prism_moab_users {
+	prism_idmap_t *map;	/* uid -> index into v */
+	_user_t *v;
+	uint32_t n, cap;
+};
+
+extern prism_moab_users_t *prism_moab_users_create(void)
+{
+	prism_moab_users_t *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->map = prism_idmap_create();
+	if (!u->map) {
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+extern void prism_moab_users_free(prism_moab_users_t *u)
+{
+	if (!u)
+		return;
+	prism_idmap_free(u->map);
+	free(u->v);
+	free(u);
+}
+
+extern void prism_moab_users_clear(prism_moab_users_t *u)
+{
+	if (!u)
+		return;
+	prism_idmap_clear(u->map);
+	u->n = 0;
+}
+
+extern int prism_moab_users_add(prism_moab_users_t *u, uint32_t uid,
+				uint32_t procs, int64_t wclimit)
+{
+	uint32_t i;
+
+	if (!u)
+		return -1;
+	if (!prism_idmap_get(u->map, uid, &i)) {
+		if (u->n == u->cap) {
+			uint32_t cap = u->cap ? 2 * u->cap : 64;
+			_user_t *v = realloc(u->v, sizeof(*v) * cap);
+
+			if (!v)
+				return -1;
+			u->v = v;
+			u->cap = cap;
+		}
+		if (prism_idmap_put(u->map, uid, u->n))
+			return -1;
+		i = u->n++;
+		u->v[i] = (_user_t) { 0 };
+	}
+	u->v[i].jobs++;
+	u->v[i].procs += procs;
+	u->v[i].ps += (double) procs * (double) (wclimit > 0 ? wclimit : 0);
+	return 0;
+}
+
+extern void prism_moab_users_fill(const prism_moab_users_t *u, uint32_t uid,
+				  prism_moab_job_t *job)
+{
+	uint32_t i;
+
+	job->user_jobs = 0;
+	job->user_procs = 0;
+	job->user_ps = 0.0;
+	if (!u || !prism_idmap_get(u->map, uid, &i))
+		return;
+	job->user_jobs = u->v[i].jobs;
+	job->user_procs = u->v[i].procs;
+	job->user_ps = u->v[i].ps;
 }
 
 /* ---- explain ---------------------------------------------------------- */

@@ -208,6 +208,37 @@ extern double prism_moab_usage_amount(const prism_moab_policy_t *pol,
 				      double seconds);
 
 /*
+ * Subcomponents Slurm gives no data for, with the reason (for notices
+ * when a policy weighs them): NULL when Slurm has the data.
+ */
+extern const char *prism_moab_sub_no_data(prism_moab_sub_t sub);
+
+/*
+ * Per-user totals of the active jobs (FSJPU, FSPPU, FSPSPU), gathered by
+ * one walk over the jobs each pass; opaque.
+ */
+typedef struct prism_moab_users prism_moab_users_t;
+
+/* New empty totals, freed with prism_moab_users_free(); NULL if no memory. */
+extern prism_moab_users_t *prism_moab_users_create(void);
+extern void prism_moab_users_free(prism_moab_users_t *u);
+
+/* Forget every user (start of a walk). */
+extern void prism_moab_users_clear(prism_moab_users_t *u);
+
+/*
+ * Count an active job of user 'uid' with 'procs' processors and a limit
+ * of 'wclimit' seconds. Returns 0, or -1 when out of memory (the job is
+ * not counted).
+ */
+extern int prism_moab_users_add(prism_moab_users_t *u, uint32_t uid,
+				uint32_t procs, int64_t wclimit);
+
+/* Copy user 'uid''s totals into job->user_jobs, user_procs, user_ps. */
+extern void prism_moab_users_fill(const prism_moab_users_t *u, uint32_t uid,
+				  prism_moab_job_t *job);
+
+/*
  * Write an mdiag -p style explanation of 'res' under 'pol' into 'buf' of
  * 'size' bytes: the total, then each component with a non-zero term and
  * its subcomponents. Returns the length, or -1 with err set when 'buf'

@@ -10,6 +10,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1009,6 +1010,78 @@ extern int prism_moab_gres_bit(const prism_moab_policy_t *pol,
 			       const char *name)
 {
 	return pol ? _bits_find(&pol->gres, name) : -1;
+}
+
+static bool _name_char(char c)
+{
+	return isalnum((unsigned char) c) || c == '_' || c == '-' ||
+	       c == '.';
+}
+
+/* Bit of the 'len' bytes at 'name' in 'b', or -1. */
+static int _bits_find_n(const _bits_t *b, const char *name, size_t len)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (strlen(b->name[i]) == len &&
+		    !strncasecmp(b->name[i], name, len))
+			return i;
+	}
+	return -1;
+}
+
+extern uint64_t prism_moab_attr_mask(const prism_moab_policy_t *pol,
+				     const char *features)
+{
+	uint64_t mask = 0;
+	const char *s = features;
+
+	if (!pol || !s || !pol->attr.n)
+		return 0;
+	while (*s) {
+		const char *start;
+		int bit;
+
+		while (*s && !_name_char(*s))
+			s++;
+		start = s;
+		while (_name_char(*s))
+			s++;
+		bit = _bits_find_n(&pol->attr, start, (size_t) (s - start));
+		if (bit >= 0)
+			mask |= UINT64_C(1) << bit;
+	}
+	return mask;
+}
+
+extern uint64_t prism_moab_gres_mask(const prism_moab_policy_t *pol,
+				     const char *list)
+{
+	uint64_t mask = 0;
+	const char *s = list;
+
+	if (!pol || !s || !pol->gres.n)
+		return 0;
+	while (*s) {
+		const char *start;
+		int bit;
+
+		while (*s == ',' || isspace((unsigned char) *s))
+			s++;
+		if (!strncasecmp(s, "gres:", 5) || !strncasecmp(s, "gres/", 5))
+			s += 5;
+		else if (!strncasecmp(s, "license:", 8) ||
+			 !strncasecmp(s, "license/", 8))
+			s += 8;
+		start = s;
+		while (_name_char(*s))
+			s++;
+		bit = _bits_find_n(&pol->gres, start, (size_t) (s - start));
+		if (bit >= 0)
+			mask |= UINT64_C(1) << bit;
+		while (*s && *s != ',')
+			s++;
+	}
+	return mask;
 }
 
 extern int64_t prism_moab_attr_prio(const prism_moab_policy_t *pol, int bit)

@@ -261,6 +261,19 @@ extern int prism_moab_attr_bit(const prism_moab_policy_t *pol,
 extern int prism_moab_gres_bit(const prism_moab_policy_t *pol,
 			       const char *name);
 
+/*
+ * The ATTR bits of the node features named in 'features' (Slurm's
+ * --constraint: names joined by &, |, *N, [ ] and ( )), and the GRES bits
+ * of the generic resources and licenses in 'list' (comma separated:
+ * "gres:NAME[:TYPE][:N]", "gres/NAME...", "license:NAME...", "NAME:N",
+ * "NAME*N"). Names are compared without regard to case; 0 when none
+ * matches or an argument is NULL.
+ */
+extern uint64_t prism_moab_attr_mask(const prism_moab_policy_t *pol,
+				     const char *features);
+extern uint64_t prism_moab_gres_mask(const prism_moab_policy_t *pol,
+				     const char *list);
+
 /* Priority of ATTR / GRES bit 'bit' (0 for an unused bit). */
 extern int64_t prism_moab_attr_prio(const prism_moab_policy_t *pol, int bit);
 extern int64_t prism_moab_gres_prio(const prism_moab_policy_t *pol, int bit);

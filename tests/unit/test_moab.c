@@ -919,6 +919,84 @@ START_TEST(test_columns)
 }
 END_TEST
 
+/* Each row: Slurm's feature or GRES/license text and the bits it names. */
+static const struct {
+	bool gres;
+	const char *text;
+	uint64_t want;	/* bit 0 = fast / gpu, bit 1 = big / matlab */
+} mask_rows[] = {
+	{ false, "fast", 1 },
+	{ false, "FAST&big", 3 },
+	{ false, "[fast*2|slow]", 1 },
+	{ false, "(big)", 2 },
+	{ false, "faster", 0 },
+	{ false, "", 0 },
+	{ true, "gres:gpu:2", 1 },
+	{ true, "gres/gpu:tesla:1,license:matlab:1", 3 },
+	{ true, "matlab*2", 2 },
+	{ true, "MATLAB:1,gres:gpux", 2 },
+	{ true, "gres:mps:100", 0 },
+};
+
+START_TEST(test_masks)
+{
+	prism_moab_policy_t *pol = _policy(
+		"JOBPRIOF ATTR[fast]=10 ATTR[big]=20 GRES[gpu]=5 "
+		"GRES[matlab]=7\n");
+	uint64_t got = mask_rows[_i].gres ?
+		prism_moab_gres_mask(pol, mask_rows[_i].text) :
+		prism_moab_attr_mask(pol, mask_rows[_i].text);
+	uint64_t want = 0;
+
+	/* the policy's bits, in the order of the row's meaning */
+	for (int b = 0; b < 2; b++) {
+		const char *name = mask_rows[_i].gres ?
+			(b ? "matlab" : "gpu") : (b ? "big" : "fast");
+		int bit = mask_rows[_i].gres ? prism_moab_gres_bit(pol, name) :
+					       prism_moab_attr_bit(pol, name);
+
+		ck_assert_int_ge(bit, 0);
+		if (mask_rows[_i].want & (1u << b))
+			want |= UINT64_C(1) << bit;
+	}
+	ck_assert_msg(got == want, "'%s': %#llx != %#llx", mask_rows[_i].text,
+		      (unsigned long long) got, (unsigned long long) want);
+	ck_assert(!prism_moab_attr_mask(pol, NULL));
+	ck_assert(!prism_moab_gres_mask(NULL, "gpu"));
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
+START_TEST(test_users)
+{
+	prism_moab_users_t *u = prism_moab_users_create();
+	prism_moab_job_t job = _job();
+
+	ck_assert_ptr_nonnull(u);
+	for (uint32_t uid = 0; uid < 300; uid++)
+		ck_assert_int_eq(prism_moab_users_add(u, uid, 2, 100), 0);
+	ck_assert_int_eq(prism_moab_users_add(u, 7, 4, 50), 0);
+	prism_moab_users_fill(u, 7, &job);
+	ck_assert_uint_eq(job.user_jobs, 2);
+	ck_assert_uint_eq(job.user_procs, 6);
+	ck_assert(job.user_ps == 400.0);
+	prism_moab_users_fill(u, 1000, &job);
+	ck_assert_uint_eq(job.user_jobs, 0);
+	prism_moab_users_clear(u);
+	prism_moab_users_fill(u, 7, &job);
+	ck_assert_uint_eq(job.user_procs, 0);
+	ck_assert_int_eq(prism_moab_users_add(NULL, 1, 1, 1), -1);
+	prism_moab_users_fill(NULL, 7, &job);
+	prism_moab_users_free(u);
+	prism_moab_users_free(NULL);
+	/* what Slurm has no data for, and what it has */
+	ck_assert_ptr_nonnull(prism_moab_sub_no_data(PRISM_MS_BYPASS));
+	ck_assert_ptr_nonnull(prism_moab_sub_no_data(PRISM_MS_FSGUSER));
+	ck_assert_ptr_null(prism_moab_sub_no_data(PRISM_MS_FSJPU));
+	ck_assert_ptr_null(prism_moab_sub_no_data(PRISM_MS_QUEUETIME));
+}
+END_TEST
+
 START_TEST(test_sys_prio)
 {
 	prism_moab_policy_t *pol = _policy("MAX_PRIO_VAL 1000\n");
@@ -1060,6 +1138,8 @@ extern Suite *moab_suite(void)
 	tcase_add_test(usage, test_usage_subnormal);
 	tcase_add_loop_test(model, test_columns, 0, N(col_rows));
 	tcase_add_test(model, test_sys_prio);
+	tcase_add_test(model, test_users);
+	tcase_add_loop_test(model, test_masks, 0, N(mask_rows));
 	tcase_add_loop_test(usage, test_usage_amount, 0, N(amount_rows));
 	tcase_add_loop_test(usage, test_usage_blank_checksum, 0,
 			    N(blank_checksums));
