@@ -351,7 +351,6 @@ extern void prism_moab_columns(const prism_moab_result_t *res,
 			       prism_moab_columns_t *out)
 {
 	prism_moab_columns_t c = { .exact = true };
-	int64_t rest;
 
 	c.serv = _column(res->comp[PRISM_MC_SERV], &c.exact);
 	c.cred = _column(res->comp[PRISM_MC_CRED], &c.exact);
@@ -361,15 +360,22 @@ extern void prism_moab_columns(const prism_moab_result_t *res,
 	c.target_usage = _column(res->comp[PRISM_MC_TARGET] +
 					 res->comp[PRISM_MC_USAGE],
 				 &c.exact);
+	prism_moab_columns_rebase(&c, res->slurm);
+	*out = c;
+}
+
+extern void prism_moab_columns_rebase(prism_moab_columns_t *c,
+				      uint32_t slurm)
+{
 	/* each column is within 32 bits: the sum cannot overflow */
-	rest = (int64_t) res->slurm - c.serv - c.cred - c.fs - c.res -
-	       c.attr - c.target_usage;
+	int64_t rest = (int64_t) slurm - c->serv - c->cred - c->fs - c->res -
+		       c->attr - c->target_usage;
+
 	if (rest > _COL_MAX || rest < _COL_MIN) {
-		c.exact = false;
+		c->exact = false;
 		rest = rest > 0 ? _COL_MAX : _COL_MIN;
 	}
-	c.rest = rest;
-	*out = c;
+	c->rest = rest;
 }
 
 extern int64_t prism_moab_sys_prio(const prism_moab_policy_t *pol,

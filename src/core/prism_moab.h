@@ -187,6 +187,14 @@ extern void prism_moab_columns(const prism_moab_result_t *res,
 			       prism_moab_columns_t *out);
 
 /*
+ * Make the columns 'c' add up to 'slurm' (another partition's priority of
+ * the same job) by changing only the rest; clears 'exact' if the rest
+ * does not fit.
+ */
+extern void prism_moab_columns_rebase(prism_moab_columns_t *c,
+				      uint32_t slurm);
+
+/*
  * The system priority (SPRIO) a job with Slurm's admin-set priority
  * 'slurm' has: the admin's value, or, for a value above every computed
  * priority (one Prism already mapped, or an admin's value that high), the

@@ -816,6 +816,19 @@ static int _jobprio_line(_ctx_t *c, char **cur)
 
 /* ---- lines ------------------------------------------------------------ */
 
+/*
+ * Is 'name' (no CFG name, no known parameter) a weight or cap that does
+ * not exist? Every *WEIGHT and *CAP of Moab's is a priority parameter, so
+ * an unknown one is a misspelling that would otherwise pass unnoticed.
+ */
+static bool _misspelt(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 6 && !strcasecmp(name + n - 6, "WEIGHT")) ||
+	       (n > 3 && !strcasecmp(name + n - 3, "CAP"));
+}
+
 static int _line(_ctx_t *c, char *line)
 {
 	char *cur = line, *hash = strchr(line, '#');
@@ -848,6 +861,9 @@ static int _line(_ctx_t *c, char *line)
 		return _jobprio_line(c, &cur);
 	}
 	val = _tok(&cur);
+	if (kind == _P_NONE && !id && _misspelt(name))
+		return _fail(c, "%s: unknown priority weight or cap (a misspelling?)",
+			     name);
 	if (kind == _P_NONE) {
 		if (!val && !id)
 			return _fail(c, "%s: missing value", name);

@@ -15,7 +15,6 @@
 
 #include "prism_adapter.h"
 #include "prism_fs.h"
-#include "prism_params.h"
 
 #define PRISM_EXPORT __attribute__((visibility("default")))
 
@@ -179,31 +178,10 @@ static void _find_controller(void)
 		prism_ctl = (prism_ctl_t) { 0 };
 }
 
-/*
- * Read PriorityParameters. Returns SLURM_SUCCESS, or SLURM_ERROR with the
- * reason logged. Only policy=multifactor is available in this version.
- */
-static int _check_params(void)
-{
-	prism_params_t params;
-	prism_error_t err = { "" };
-
-	if (prism_params_parse(slurm_conf.priority_params, &params, &err)) {
-		error("%s: %s", plugin_type, err.text);
-		return SLURM_ERROR;
-	}
-	if (params.policy != PRISM_POLICY_MULTIFACTOR) {
-		error("%s: PriorityParameters: policy=%s is not available in this version of Prism (only policy=multifactor)",
-		      plugin_type, prism_policy_name(params.policy));
-		return SLURM_ERROR;
-	}
-	return SLURM_SUCCESS;
-}
-
 PRISM_EXPORT extern int init(void)
 {
 	_find_controller();
-	if (prism_in_controller() && _check_params() != SLURM_SUCCESS)
+	if (prism_in_controller() && prism_policy_load(true) != SLURM_SUCCESS)
 		return SLURM_ERROR;	/* slurmctld refuses to start */
 	prism_conf_load();
 	if (!prism_in_controller()) {
@@ -214,6 +192,7 @@ PRISM_EXPORT extern int init(void)
 	site_factor_plugin_init();
 	if (prism_recalc_start() != SLURM_SUCCESS) {
 		site_factor_plugin_fini();
+		prism_policy_fini();
 		_conf_free();
 		return SLURM_ERROR;
 	}
@@ -227,6 +206,9 @@ PRISM_EXPORT extern int fini(void)
 		prism_recalc_stop();
 		site_factor_plugin_fini();
 		prism_fs_tree_fini();
+		prism_moab_usage_save();
+		prism_policy_fini();
+		prism_moab_job_fini();
 	}
 	_conf_free();
 	return SLURM_SUCCESS;
@@ -245,7 +227,12 @@ PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
 	prism_conf_get(&c);
 	prism_world_get(&world);
 	assoc_mgr_lock(&locks);
-	prio = prism_job_compute(job_ptr, &c, &world, time(NULL));
+	prism_moab_lock();
+	if (prism_moab_policy())
+		prio = prism_moab_job_compute(job_ptr, time(NULL));
+	else
+		prio = prism_job_compute(job_ptr, &c, &world, time(NULL));
+	prism_moab_unlock();
 	assoc_mgr_unlock(&locks);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);
@@ -274,8 +261,14 @@ PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	prism_prio_conf_t before, after;
 
-	/* a bad PriorityParameters keeps the policy in force */
-	if (prism_in_controller() && _check_params() != SLURM_SUCCESS) {
+	/*
+	 * A bad PriorityParameters or policy file keeps the policy in force.
+	 * Only a real reconfigure (assoc_clear) re-reads the file: the other
+	 * callers (scontrol setdebugflags, FairShareDampeningFactor) hold
+	 * the controller's locks and change nothing the file says.
+	 */
+	if (prism_in_controller() && assoc_clear &&
+	    prism_policy_load(false) != SLURM_SUCCESS) {
 		error("%s: reconfigure ignored, the previous settings stay in force",
 		      plugin_type);
 		return;
@@ -335,7 +328,12 @@ PRISM_EXPORT extern List priority_p_get_priority_factors_list(
  */
 PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
 {
+	time_t last = prism_recalc_last_ran(), now = time(NULL);
+
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
-	(void) prism_usage_charge_job(job_ptr, prism_recalc_last_ran(),
-				      time(NULL), true);
+	prism_moab_lock();
+	if (prism_moab_policy() && last)
+		prism_moab_charge(job_ptr, last, now);
+	prism_moab_unlock();
+	(void) prism_usage_charge_job(job_ptr, last, now, true);
 }

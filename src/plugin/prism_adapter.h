@@ -18,8 +18,13 @@
 #include "src/common/list.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "prism_moab.h"
+#include "prism_params.h"
 #include "prism_prio.h"
 #include "prism_state.h"
+
+/* "priority/prism", for messages. */
+extern const char plugin_type[];
 
 /*
  * Controller globals. They are looked up at init() rather than linked, so
@@ -75,6 +80,21 @@ extern uint32_t prism_job_compute(job_record_t *job_ptr,
  */
 extern List prism_job_factors_list(priority_factors_request_msg_t *req_msg,
 				   uid_t uid);
+
+/* The CPU count Slurm sizes a job by: allocated, else requested. */
+extern uint32_t prism_job_cpus(const job_record_t *job_ptr);
+
+/* The job's time limit in minutes (its partition's without one). */
+extern uint32_t prism_job_time_limit(const job_record_t *job_ptr);
+
+/*
+ * Empty job_ptr->prio_factors (creating it) but for 'tres_cnt' zeroed
+ * per-TRES entries; returns it. prism_job_clear_factors() empties it
+ * without creating one.
+ */
+extern priority_factors_object_t *prism_job_reset_factors(
+	job_record_t *job_ptr, uint32_t tres_cnt);
+extern void prism_job_clear_factors(job_record_t *job_ptr);
 
 /* The entry points Slurm looks up (src/common/slurm_priority.c). */
 extern int init(void);
@@ -200,5 +220,86 @@ extern void prism_state_load(prism_state_t *st);
 
 /* Write 'st' atomically. Returns SLURM_SUCCESS or SLURM_ERROR (logged). */
 extern int prism_state_save(const prism_state_t *st);
+
+/*
+ * Write 'len' bytes of 'buf' as StateSaveLocation/'name' (atomically:
+ * temporary file, flush, rename). Returns SLURM_SUCCESS or SLURM_ERROR
+ * (logged).
+ */
+extern int prism_state_file_write(const char *name, const char *buf,
+				  size_t len);
+
+/*
+ * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf
+ * (xfree()) of *len bytes. False when it does not exist or cannot be
+ * read (logged).
+ */
+extern bool prism_state_file_read(const char *name, char **buf, size_t *len);
+
+/* ---- the policy in force (prism_policy.c, prism_moab_job.c) ---- */
+
+/*
+ * Read PriorityParameters and, for policy=moab, its file; put them in
+ * force. Returns SLURM_SUCCESS, or SLURM_ERROR with the reason logged and
+ * the previous policy still in force ('at_start': slurmctld refuses to
+ * start).
+ */
+extern int prism_policy_load(bool at_start);
+
+/* Forget the policy (fini). */
+extern void prism_policy_fini(void);
+
+/* The policy in force (thread-safe). */
+extern prism_policy_t prism_policy_kind(void);
+
+/*
+ * moab_lock guards the Moab policy, its usage and the per-user totals. It
+ * is a leaf: taken after the job lock and the assoc_mgr locks.
+ */
+extern void prism_moab_lock(void);
+extern void prism_moab_unlock(void);
+
+/* With moab_lock held: the Moab policy in force (NULL: another policy),
+ * its fair-share usage, the per-user totals of active jobs. */
+extern const prism_moab_policy_t *prism_moab_policy(void);
+extern prism_moab_usage_t *prism_moab_usage(void);
+extern prism_moab_users_t *prism_moab_users(void);
+
+/* Start a pass at 'now': roll the usage windows, forget the per-user
+ * totals. Takes moab_lock. */
+extern void prism_moab_roll(time_t now);
+
+/* Save the Moab usage in StateSaveLocation. Takes moab_lock. */
+extern void prism_moab_usage_save(void);
+
+/*
+ * The Moab priority of 'job_ptr' at 'now' (0: held under
+ * REJECTNEGPRIOJOBS, with a reason), its sprio columns and
+ * priority_array. Caller holds the job write lock, the assoc_mgr QOS read
+ * lock and moab_lock, and a Moab policy is in force.
+ */
+extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now);
+
+/* Charge the Moab usage of 'job_ptr' from 'start' to 'end' (running
+ * jobs). Caller holds the job lock and moab_lock. */
+extern void prism_moab_charge(job_record_t *job_ptr, time_t start,
+			      time_t end);
+
+/* Count 'job_ptr' in its user's active totals if it is running. Caller
+ * holds the job lock and moab_lock. */
+extern void prism_moab_count_active(job_record_t *job_ptr);
+
+/* Is 'job_ptr' held by Prism under REJECTNEGPRIOJOBS? Job lock held. */
+extern bool prism_moab_held(const job_record_t *job_ptr);
+
+/* Forget Prism's REJECTNEGPRIOJOBS hold of 'job_ptr', if it has one. */
+extern void prism_moab_release(job_record_t *job_ptr);
+
+/* Make the sprio columns of a Moab job's row 'f' add up to 'slurm'. */
+extern void prism_moab_factors_rebase(priority_factors_object_t *f,
+				      uint32_t slurm);
+
+/* Free the Moab adapter's caches (fini). */
+extern void prism_moab_job_fini(void);
 
 #endif /* PRISM_ADAPTER_H */

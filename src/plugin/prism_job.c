@@ -30,8 +30,7 @@ static double _part_factor(const prism_prio_conf_t *conf,
 				 part_ptr->priority_job_factor);
 }
 
-/* The CPU count Slurm sizes a job by: allocated, else requested. */
-static uint32_t _job_cpus(const job_record_t *job_ptr)
+extern uint32_t prism_job_cpus(const job_record_t *job_ptr)
 {
 	const struct job_details *details = job_ptr->details;
 
@@ -42,7 +41,7 @@ static uint32_t _job_cpus(const job_record_t *job_ptr)
 	return details->min_cpus;
 }
 
-static uint32_t _job_time_limit(const job_record_t *job_ptr)
+extern uint32_t prism_job_time_limit(const job_record_t *job_ptr)
 {
 	if (job_ptr->time_limit != NO_VAL)
 		return job_ptr->time_limit;
@@ -93,9 +92,9 @@ static void _job_inputs(const job_record_t *job_ptr,
 
 	*in = (prism_job_t) {
 		.accrue_time = details->accrue_time,
-		.cpus = _job_cpus(job_ptr),
+		.cpus = prism_job_cpus(job_ptr),
 		.min_nodes = details->min_nodes,
-		.time_limit = _job_time_limit(job_ptr),
+		.time_limit = prism_job_time_limit(job_ptr),
 		.part_factor = _part_factor(conf, job_ptr->part_ptr),
 		.site = job_ptr->site_factor,
 		.nice = details->nice,
@@ -113,8 +112,7 @@ static void _job_inputs(const job_record_t *job_ptr,
 			qos->usage->norm_priority, qos->priority);
 }
 
-/* Forget the factors of a job whose priority is not computed. */
-static void _clear_factors(job_record_t *job_ptr)
+extern void prism_job_clear_factors(job_record_t *job_ptr)
 {
 	priority_factors_object_t *f = job_ptr->prio_factors;
 
@@ -127,12 +125,11 @@ static void _clear_factors(job_record_t *job_ptr)
 }
 
 /*
- * Empty job_ptr->prio_factors (creating it) but for 'tres_cnt' zeroed
- * per-TRES entries, none when 0. Arrays of the right size are reused, so
- * a recalculation pass does not reallocate them for every job.
+ * Arrays of the right size are reused, so a recalculation pass does not
+ * reallocate them for every job.
  */
-static priority_factors_object_t *_reset_factors(job_record_t *job_ptr,
-						  uint32_t tres_cnt)
+extern priority_factors_object_t *prism_job_reset_factors(
+	job_record_t *job_ptr, uint32_t tres_cnt)
 {
 	priority_factors_object_t *f = job_ptr->prio_factors;
 	double *tres = NULL, *weights = NULL;
@@ -151,7 +148,7 @@ static priority_factors_object_t *_reset_factors(job_record_t *job_ptr,
 		tres = xcalloc(tres_cnt, sizeof(double));
 		weights = xcalloc(tres_cnt, sizeof(double));
 	}
-	_clear_factors(job_ptr);
+	prism_job_clear_factors(job_ptr);
 	f->priority_tres = tres;
 	f->tres_weights = weights;
 	f->tres_cnt = tres_cnt;
@@ -168,7 +165,7 @@ static double _store_factors(job_record_t *job_ptr,
 			     const prism_terms_t *t)
 {
 	uint32_t tres_cnt = conf->weight_tres ? _tres_cnt(conf) : 0;
-	priority_factors_object_t *f = _reset_factors(job_ptr, tres_cnt);
+	priority_factors_object_t *f = prism_job_reset_factors(job_ptr, tres_cnt);
 	prism_tres_use_t use = _tres_use(job_ptr);
 	part_record_t *part_ptr = job_ptr->part_ptr;
 
@@ -234,13 +231,13 @@ extern uint32_t prism_job_compute(job_record_t *job_ptr,
 	bool high = false;
 
 	if (job_ptr->direct_set_prio && job_ptr->priority) {
-		_clear_factors(job_ptr);
+		prism_job_clear_factors(job_ptr);
 		return job_ptr->priority;
 	}
 	if (!job_ptr->details) {
 		error("%s: %pJ has no details, cannot set its priority",
 		      "priority/prism", job_ptr);
-		_clear_factors(job_ptr);
+		prism_job_clear_factors(job_ptr);
 		return 0;
 	}
 
@@ -343,17 +340,36 @@ static void _tres_in_part(priority_factors_object_t *obj,
 				obj->priority_tres);
 }
 
-static void _append_row(List ret, const job_record_t *job_ptr,
-			part_record_t *part_ptr, const prism_prio_conf_t *conf,
-			bool one_part)
-{
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+/* What a factor list is built for. */
+typedef struct {
+	priority_factors_request_msg_t *req_msg;
+	List part_filter;
+	prism_prio_conf_t conf;
+	bool moab;		/* the Moab policy's columns */
+} rows_t;
 
-	if (one_part && job_ptr->direct_set_prio)
+/*
+ * Append the row of 'job_ptr' in 'part_ptr', its partition number 'i'
+ * (-1: the job has one partition).
+ */
+static void _append_row(List ret, const job_record_t *job_ptr,
+			part_record_t *part_ptr, const rows_t *rows, int i)
+{
+	const prism_prio_conf_t *conf = &rows->conf;
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+	bool one_part = i < 0;
+
+	if ((one_part || rows->moab) && job_ptr->direct_set_prio)
 		obj->direct_prio = job_ptr->priority;
 	else
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
-	if (!one_part) {
+	if (!one_part && rows->moab) {
+		/* the columns of the job's partition; this partition's
+		 * priority differs in the rest (SITE) */
+		if (!obj->direct_prio && job_ptr->priority_array)
+			prism_moab_factors_rebase(obj,
+						  job_ptr->priority_array[i]);
+	} else if (!one_part) {
 		obj->priority_part =
 			prism_part_term(conf, _part_factor(conf, part_ptr));
 		if (obj->priority_tres)
@@ -366,26 +382,27 @@ static void _append_row(List ret, const job_record_t *job_ptr,
 }
 
 static void _add_job_rows(List ret, const job_record_t *job_ptr,
-			  priority_factors_request_msg_t *req_msg,
-			  List part_filter, const prism_prio_conf_t *conf)
+			  const rows_t *rows)
 {
 	part_record_t *part_ptr;
 	ListIterator itr;
+	int i = 0;
 
-	if (!_uint_in_list(req_msg->job_id_list, job_ptr->job_id) ||
-	    !_uint_in_list(req_msg->uid_list, job_ptr->user_id))
+	if (!_uint_in_list(rows->req_msg->job_id_list, job_ptr->job_id) ||
+	    !_uint_in_list(rows->req_msg->uid_list, job_ptr->user_id))
 		return;
 	if (!job_ptr->part_ptr_list) {
 		if (job_ptr->part_ptr &&
-		    _part_wanted(part_filter, job_ptr->part_ptr))
-			_append_row(ret, job_ptr, job_ptr->part_ptr, conf,
-				    true);
+		    _part_wanted(rows->part_filter, job_ptr->part_ptr))
+			_append_row(ret, job_ptr, job_ptr->part_ptr, rows, -1);
 		return;
 	}
 	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr)))
-		if (_part_wanted(part_filter, part_ptr))
-			_append_row(ret, job_ptr, part_ptr, conf, false);
+	while ((part_ptr = list_next(itr))) {
+		if (_part_wanted(rows->part_filter, part_ptr))
+			_append_row(ret, job_ptr, part_ptr, rows, i);
+		i++;
+	}
 	list_iterator_destroy(itr);
 }
 
@@ -415,28 +432,28 @@ extern List prism_job_factors_list(priority_factors_request_msg_t *req_msg,
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };
-	prism_prio_conf_t conf;
-	List ret = NULL, part_filter;
+	rows_t rows = { .req_msg = req_msg,
+			.moab = prism_policy_kind() == PRISM_POLICY_MOAB };
+	List ret = NULL;
 	job_record_t *job_ptr;
 	ListIterator itr;
 	time_t now = time(NULL);
 
-	prism_conf_get(&conf);
+	prism_conf_get(&rows.conf);
 	lock_slurmctld(job_read_lock);
-	part_filter = _part_filter(req_msg->partitions);
+	rows.part_filter = _part_filter(req_msg->partitions);
 	if (*prism_ctl.job_list) {
 		ret = list_create(slurm_destroy_priority_factors_object);
 		itr = list_iterator_create(*prism_ctl.job_list);
 		while ((job_ptr = list_next(itr)))
-			if (_listed(job_ptr, &conf, now) &&
+			if (_listed(job_ptr, &rows.conf, now) &&
 			    _may_see(job_ptr, uid))
-				_add_job_rows(ret, job_ptr, req_msg,
-					      part_filter, &conf);
+				_add_job_rows(ret, job_ptr, &rows);
 		list_iterator_destroy(itr);
 		if (!list_count(ret))
 			FREE_NULL_LIST(ret);
 	}
 	unlock_slurmctld(job_read_lock);
-	FREE_NULL_LIST(part_filter);
+	FREE_NULL_LIST(rows.part_filter);
 	return ret;
 }

@@ -38,6 +38,8 @@ typedef struct {
 	time_t last;		/* end of the previous pass, 0: none */
 	bool with_dbd;		/* usage is only kept with slurmdbd */
 	bool decayed;		/* time passed since the last pass */
+	bool moab;		/* the Moab policy computes priorities (set
+				 * per slice, under moab_lock) */
 	uint32_t changed;
 	uint32_t slices;
 } pass_t;
@@ -59,10 +61,15 @@ extern time_t prism_recalc_last_ran(void)
 	return last;
 }
 
-/* Does the pass recompute 'job_ptr'? Held jobs (priority 0) never. */
+/*
+ * Does the pass recompute 'job_ptr'? Held jobs (priority 0) never, but for
+ * those Prism itself holds under the Moab policy's REJECTNEGPRIOJOBS.
+ */
 static bool _needs_priority(const job_record_t *job_ptr, const pass_t *pass)
 {
-	if (!job_ptr->priority || IS_JOB_POWER_UP_NODE(job_ptr))
+	if (!job_ptr->priority)
+		return IS_JOB_PENDING(job_ptr) && prism_moab_held(job_ptr);
+	if (IS_JOB_POWER_UP_NODE(job_ptr))
 		return false;
 	if (IS_JOB_PENDING(job_ptr))
 		return true;
@@ -78,6 +85,11 @@ static bool _charge(job_record_t *job_ptr, const pass_t *pass)
 {
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
+	if (pass->moab) {
+		if (pass->decayed && !IS_JOB_PENDING(job_ptr))
+			prism_moab_charge(job_ptr, pass->last, pass->now);
+		prism_moab_count_active(job_ptr);
+	}
 	if (!pass->with_dbd)
 		return true;
 	if (((pass->conf.flags & PRISM_F_CALCULATE_RUNNING) ||
@@ -96,10 +108,17 @@ static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 
 	if (!_needs_priority(job_ptr, pass))
 		return;
-	prio = prism_job_compute(job_ptr, &pass->conf, &pass->world,
-				 pass->now);
-	prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
-				 job_ptr->priority, prio);
+	if (pass->moab) {
+		prio = prism_moab_job_compute(job_ptr, pass->now);
+	} else {
+		prio = prism_job_compute(job_ptr, &pass->conf, &pass->world,
+					 pass->now);
+		prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
+					 job_ptr->priority, prio);
+		/* held by the Moab policy before a reconfigure */
+		if (prio)
+			prism_moab_release(job_ptr);
+	}
 	if (prio != job_ptr->priority) {
 		job_ptr->priority = prio;
 		pass->changed++;
@@ -180,6 +199,8 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		assoc_mgr_lock(&locks);
+		prism_moab_lock();
+		pass->moab = prism_moab_policy() != NULL;
 		while (true) {
 			job_record_t *job_ptr;
 
@@ -192,6 +213,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 			}
 			step->fn(job_ptr, pass);
 		}
+		prism_moab_unlock();
 		assoc_mgr_unlock(&locks);
 		if (done)
 			list_iterator_destroy(itr);
@@ -209,10 +231,13 @@ extern void prism_recalc_pass(void)
 	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran(),
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
-	bool fair_tree;
+	bool fair_tree, moab = prism_policy_kind() == PRISM_POLICY_MOAB;
 
 	prism_conf_get(&pass.conf);
-	fair_tree = pass.conf.flags & PRISM_F_FAIR_TREE;
+	/* the Moab policy charges, then computes, as Fair Tree does */
+	fair_tree = (pass.conf.flags & PRISM_F_FAIR_TREE) || moab;
+	if (moab)
+		prism_moab_roll(pass.now);
 	prism_usage_reset_if_due(&next, pass.now);
 	if (!fair_tree)
 		prism_fs_tree_update(&pass.conf);
@@ -234,6 +259,7 @@ extern void prism_recalc_pass(void)
 	slurm_mutex_lock(&last_lock);
 	state = next;
 	slurm_mutex_unlock(&last_lock);
+	prism_moab_usage_save();
 	(void) prism_state_save(&next);
 }
 

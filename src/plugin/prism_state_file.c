@@ -101,6 +101,67 @@ done:
 	return rc;
 }
 
+extern int prism_state_file_write(const char *name, const char *buf,
+				  size_t len)
+{
+	int rc;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		return SLURM_SUCCESS;
+	lock_state_files();
+	rc = _replace_file(name, buf, len);
+	unlock_state_files();
+	return rc;
+}
+
+extern bool prism_state_file_read(const char *name, char **buf, size_t *len)
+{
+	char *path = _path(name, "");
+	char *data = NULL;
+	size_t size = 0, got = 0;
+	int fd;
+	bool ok = false;
+
+	lock_state_files();
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			error("%s: cannot open %s: %m; ignored",
+			      "priority/prism", path);
+		goto done;
+	}
+	while (true) {
+		ssize_t n;
+
+		if (got == size) {
+			size = size ? 2 * size : 65536;
+			xrealloc(data, size + 1);
+		}
+		n = read(fd, data + got, size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("%s: cannot read %s: %m; ignored",
+			      "priority/prism", path);
+			close(fd);
+			xfree(data);
+			goto done;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	data[got] = '\0';
+	*buf = data;
+	*len = got;
+	ok = true;
+done:
+	unlock_state_files();
+	xfree(path);
+	return ok;
+}
+
 /* multifactor's file: the two times packed as Slurm packs them. */
 static int _save_mf_state(const prism_state_t *st)
 {

@@ -912,6 +912,14 @@ START_TEST(test_columns)
 			      col_rows[_i].what, sum, res.slurm);
 	ck_assert(c.serv <= INT32_MAX && c.rest <= INT32_MAX &&
 		  c.rest >= INT32_MIN);
+	/* another partition's priority: only the rest changes */
+	{
+		prism_moab_columns_t r = c;
+
+		prism_moab_columns_rebase(&r, res.slurm + 1000);
+		ck_assert_int_eq(r.rest, c.rest + 1000);
+		ck_assert_int_eq(r.serv, c.serv);
+	}
 	ck_assert_int_eq(c.serv, (int64_t) res.comp[PRISM_MC_SERV] >
 					 INT32_MAX ? INT32_MAX :
 					 (int64_t) res.comp[PRISM_MC_SERV]);

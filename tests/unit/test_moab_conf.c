@@ -402,6 +402,11 @@ static const struct {
 	const char *want;	/* the whole message */
 } bad[] = {
 	{ "FSWEIGHT abc", 0, "moab.cfg:1: FSWEIGHT: 'abc' is not a number" },
+	/* a weight or cap Moab does not have: a misspelling, not a notice */
+	{ "QUEUETIMWEIGHT 5", 0,
+	  "moab.cfg:1: QUEUETIMWEIGHT: unknown priority weight or cap (a misspelling?)" },
+	{ "xfactrcap 5", 0,
+	  "moab.cfg:1: xfactrcap: unknown priority weight or cap (a misspelling?)" },
 	{ "\n\n\n\n\n\n\n\n\n\n\nFSWEIGHT abc", 0,
 	  "moab.cfg:12: FSWEIGHT: 'abc' is not a number" },
 	{ "FSWEIGHT 1\nUSERWEIGHT 1.5\n", 0,

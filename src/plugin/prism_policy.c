@@ -1,0 +1,258 @@
+/*****************************************************************************\
+ *  prism_policy.c - which policy computes priorities (PriorityParameters
+ *  policy=), its file, and the Moab policy's state in the controller: the
+ *  parsed policy, its fair-share usage (charged every pass, saved in
+ *  StateSaveLocation), and the per-user totals of active jobs.
+ *
+ *  Locking: everything here is under moab_lock, a leaf lock taken after
+ *  the job lock and the assoc_mgr locks, never before them.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <pthread.h>
+
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+
+#include "prism_adapter.h"
+#include "prism_file.h"
+#include "prism_moab.h"
+#include "prism_params.h"
+
+#define MOAB_USAGE_NAME "priority_prism_moab_usage"
+
+static pthread_mutex_t moab_lock = PTHREAD_MUTEX_INITIALIZER;
+static prism_policy_t kind = PRISM_POLICY_MULTIFACTOR;
+static prism_moab_policy_t *pol;	/* the Moab policy in force, or NULL */
+static prism_moab_usage_t *usage;	/* its fair-share usage */
+static prism_moab_users_t *users;	/* per-user active jobs, last walk */
+static char *pol_path;
+
+extern void prism_moab_lock(void)
+{
+	slurm_mutex_lock(&moab_lock);
+}
+
+extern void prism_moab_unlock(void)
+{
+	slurm_mutex_unlock(&moab_lock);
+}
+
+extern prism_policy_t prism_policy_kind(void)
+{
+	prism_policy_t k;
+
+	slurm_mutex_lock(&moab_lock);
+	k = kind;
+	slurm_mutex_unlock(&moab_lock);
+	return k;
+}
+
+extern const prism_moab_policy_t *prism_moab_policy(void)
+{
+	return pol;
+}
+
+extern prism_moab_usage_t *prism_moab_usage(void)
+{
+	return usage;
+}
+
+extern prism_moab_users_t *prism_moab_users(void)
+{
+	return users;
+}
+
+/* Log the parser's notices and what the policy weighs without data. */
+static void _notices(const prism_moab_policy_t *p, const char *path)
+{
+	const prism_moab_params_t *params = prism_moab_policy_params(p);
+
+	for (size_t i = 0; i < prism_moab_policy_notice_count(p); i++)
+		info("%s: %s", plugin_type, prism_moab_policy_notice(p, i));
+	for (int s = 0; s < PRISM_MS_CNT; s++) {
+		const char *why = prism_moab_sub_no_data((prism_moab_sub_t) s);
+
+		if (why && params->sub_weight[s])
+			info("%s: %s: %sWEIGHT: %s; its value is always 0",
+			     plugin_type, path,
+			     prism_moab_sub_name((prism_moab_sub_t) s), why);
+	}
+}
+
+/*
+ * Read the Moab usage saved in StateSaveLocation for 'p', or start a
+ * fresh one (a damaged file is reported). NULL only when out of memory.
+ */
+static prism_moab_usage_t *_usage_load(const prism_moab_policy_t *p,
+				       time_t now)
+{
+	prism_moab_usage_t *u = NULL;
+	prism_error_t err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (prism_state_file_read(MOAB_USAGE_NAME, &buf, &len) &&
+	    prism_moab_usage_parse(buf, len, p, &u, &err)) {
+		error("%s: %s/%s is damaged (%s); Moab fair-share usage starts afresh",
+		      plugin_type, slurm_conf.state_save_location,
+		      MOAB_USAGE_NAME, err.text);
+		u = NULL;
+	}
+	xfree(buf);
+	if (!u && !(u = prism_moab_usage_create(p, now, &err)))
+		error("%s: %s", plugin_type, err.text);
+	return u;
+}
+
+/*
+ * Carry the usage 'old' (of the policy being replaced) over to 'p': what
+ * 'p' still names keeps its windows. A fresh usage if 'old' is NULL.
+ */
+static prism_moab_usage_t *_usage_carry(const prism_moab_usage_t *old,
+					const prism_moab_policy_t *p,
+					time_t now)
+{
+	prism_moab_usage_t *u = NULL;
+	prism_error_t err = { "" };
+	size_t size;
+	char *buf;
+	int len;
+
+	if (!old)
+		return _usage_load(p, now);
+	size = prism_moab_usage_format_size(old);
+	buf = xmalloc(size);
+	len = prism_moab_usage_format(old, buf, size, &err);
+	if ((len < 0) || prism_moab_usage_parse(buf, len, p, &u, &err)) {
+		error("%s: cannot carry the Moab fair-share usage over (%s); it starts afresh",
+		      plugin_type, err.text);
+		u = prism_moab_usage_create(p, now, &err);
+	}
+	xfree(buf);
+	return u;
+}
+
+/* Read and parse the Moab file 'path'; NULL with the reason logged. */
+static prism_moab_policy_t *_moab_read(const char *path)
+{
+	prism_moab_policy_t *p = NULL;
+	prism_error_t err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+
+	if (prism_file_read(path, &text, &len, &err) ||
+	    prism_moab_conf_parse(text, len, path, &p, &err)) {
+		error("%s: %s", plugin_type, err.text);
+		p = NULL;
+	}
+	free(text);
+	return p;
+}
+
+extern int prism_policy_load(bool at_start)
+{
+	prism_params_t params;
+	prism_error_t err = { "" };
+	prism_moab_policy_t *p = NULL;
+	prism_moab_usage_t *u = NULL;
+	char path[PRISM_PARAMS_MAX + 64];
+
+	if (prism_params_parse(slurm_conf.priority_params, &params, &err)) {
+		error("%s: %s", plugin_type, err.text);
+		return SLURM_ERROR;
+	}
+	if (params.policy == PRISM_POLICY_GRIDENGINE) {
+		error("%s: PriorityParameters: policy=%s is not available in this version of Prism",
+		      plugin_type, prism_policy_name(params.policy));
+		return SLURM_ERROR;
+	}
+	if (params.policy == PRISM_POLICY_MOAB) {
+		if (prism_params_config_path(&params, slurm_conf.slurm_conf,
+					     path, sizeof(path), &err)) {
+			error("%s: %s", plugin_type, err.text);
+			return SLURM_ERROR;
+		}
+		if (!(p = _moab_read(path)))
+			return SLURM_ERROR;
+		_notices(p, path);
+	}
+
+	slurm_mutex_lock(&moab_lock);
+	if (p) {
+		u = _usage_carry(usage, p, time(NULL));
+		if (!u) {
+			slurm_mutex_unlock(&moab_lock);
+			prism_moab_policy_free(p);
+			return SLURM_ERROR;
+		}
+		if (!users)
+			users = prism_moab_users_create();
+	}
+	prism_moab_usage_free(usage);
+	prism_moab_policy_free(pol);
+	usage = u;
+	pol = p;
+	kind = params.policy;
+	xfree(pol_path);
+	if (p)
+		pol_path = xstrdup(path);
+	slurm_mutex_unlock(&moab_lock);
+
+	if (p)
+		info("%s: policy=moab from %s%s", plugin_type, path,
+		     at_start ? "" : " (reconfigured)");
+	else if (!at_start)
+		debug("%s: policy=%s", plugin_type,
+		      prism_policy_name(params.policy));
+	return SLURM_SUCCESS;
+}
+
+extern void prism_policy_fini(void)
+{
+	slurm_mutex_lock(&moab_lock);
+	prism_moab_usage_free(usage);
+	prism_moab_policy_free(pol);
+	prism_moab_users_free(users);
+	usage = NULL;
+	pol = NULL;
+	users = NULL;
+	xfree(pol_path);
+	kind = PRISM_POLICY_MULTIFACTOR;
+	slurm_mutex_unlock(&moab_lock);
+}
+
+extern void prism_moab_roll(time_t now)
+{
+	slurm_mutex_lock(&moab_lock);
+	if (usage)
+		(void) prism_moab_usage_roll(usage, now);
+	prism_moab_users_clear(users);
+	slurm_mutex_unlock(&moab_lock);
+}
+
+extern void prism_moab_usage_save(void)
+{
+	prism_error_t err = { "" };
+	char *buf = NULL;
+	int len = -1;
+
+	slurm_mutex_lock(&moab_lock);
+	if (usage) {
+		size_t size = prism_moab_usage_format_size(usage);
+
+		buf = xmalloc(size);
+		len = prism_moab_usage_format(usage, buf, size, &err);
+	}
+	slurm_mutex_unlock(&moab_lock);
+	if (!buf)
+		return;
+	if (len < 0)
+		error("%s: cannot format the Moab fair-share usage: %s",
+		      plugin_type, err.text);
+	else
+		(void) prism_state_file_write(MOAB_USAGE_NAME, buf, len);
+	xfree(buf);
+}

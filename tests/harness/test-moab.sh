@@ -1,0 +1,173 @@
+#!/bin/sh
+# test-moab.sh: the Moab/Maui policy through the loaded plugin, in the fake
+# controller (prism-harness), with slurm-conf-examples/prism-moab.conf:
+#  - every job's priority is what seeds 000-002's formulas give (worked
+#    out below, job by job);
+#  - sprio's columns add up to each job's priority, for each partition;
+#  - without config= the file is prism.conf next to slurm.conf;
+#  - REJECTNEGPRIOJOBS holds a job with a negative priority (priority 0);
+#  - a bad policy file stops the plugin with one message naming the file
+#    and the line (table below), as slurmctld would refuse to start.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+H="$top_builddir/tests/harness/prism-harness"
+W="$top_srcdir/tests/harness/worlds/moab.world"
+example="$top_srcdir/slurm-conf-examples/prism-moab.conf"
+slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+prism_dir="$top_builddir/src/plugin/.libs"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+now=1800000000
+
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# conf DIR PARAMS: DIR/slurm.conf with PriorityParameters=PARAMS
+conf() {
+	mkdir -p "$1"
+	sed '/^PriorityParameters=/d' "$top_srcdir/tests/harness/moab.conf" \
+		>"$1/slurm.conf"
+	echo "PriorityParameters=$2" >>"$1/slurm.conf"
+}
+
+# run DIR [OPTIONS...]: report into DIR/out, messages into DIR/err
+run() {
+	d=$1
+	shift
+	"$H" --conf "$d/slurm.conf" --world "$W" --now "$now" \
+		--plugindir "$prism_dir:$slurm_dir" --timeout 60 "$@" \
+		>"$d/out" 2>"$d/err"
+}
+
+# prio DIR JOB [PART]: the job's priority in the report
+prio() {
+	sed -n "s/^job $2 part=${3:-[^ *]*} .* priority=\([0-9]*\)$/\1/p" \
+		"$1/out" | head -n 1
+}
+
+# ---- the example policy, one hour of usage charged --------------------
+ex=$(cd "$(dirname "$example")" && pwd)/$(basename "$example")
+conf "$tmp/ex" "policy=moab,config=$ex"
+if run "$tmp/ex" --last-ran $((now - 3600)); then
+	ok "priority/prism loads $example"
+else
+	ko "priority/prism with $example exited $?"
+	cat "$tmp/ex/err"
+fi
+
+# Expected priorities (Moab priority + 1: no ENABLENEGJOBPRIORITY).
+# Usage: the running job 6 (nobody@physics, 8 CPUs) was charged an hour,
+# so user nobody and account physics have 100% of it, everyone else 0%.
+# FS: daemon 10*(25-0)=250, bin floor 10+ at 0% -> 10*10=100, nobody no
+# target; physics 5*(60-100)=-200, chem 5*(40-0)=200.
+# CRED: USERWEIGHT 100, GROUPWEIGHT 10, QOS 1, CLASS 1 (batch has no
+# CLASSCFG: its PriorityJobFactor 1; fast: CLASSCFG 100).
+# SERV: queued minutes + 100 * (1 + queued / MAX(10 min, limit)).
+#  job 1 daemon batch, 2 h, 60 min: 120+300 + 1000+1 + 250-200 = 1471
+#  job 2 bin (group bin) batch, 1 h, 240 min: 60+125 + 500+200+1
+#        + 100+200 = 1186
+#  job 3 nobody fast, QOS high (QTWEIGHT 5: 6 a minute), 30 min, 60 min:
+#        180+150 + 500+100 - 200 = 730
+#  job 4 daemon batch+fast, 10 min, 60 min: 10+116.67 + 1000+1 + 50
+#        = 1177.67 -> 1177 in batch; with fast's 100: 1276
+#  job 5 admin priority 7: system priority, MAX_PRIO_VAL + 7
+#  job 7 daemon, nice 500 (USERPRIOWEIGHT 0), 1 h, 60 min:
+#        60+200 + 1001 + 50 = 1311
+for row in "1 batch 1472" "2 batch 1187" "3 fast 731" "4 batch 1178" \
+	"4 fast 1277" "5 batch 1000000008" "7 batch 1312"; do
+	set -- $row
+	got=$(prio "$tmp/ex" "$1" "$2")
+	if [ "$got" = "$3" ]; then
+		ok "job $1 in $2: priority $got as the formulas give"
+	else
+		ko "job $1 in $2: priority '$got', the formulas give $3"
+	fi
+done
+got=$(prio "$tmp/ex" 4 '\*')
+[ "$got" = 1178 ] && ok "job 4 takes its first partition's priority" ||
+	ko "job 4's priority is '$got', not 1178"
+
+# sprio's columns add up to the job's priority in that partition
+awk -v tmpout="$tmp/ex/out" '
+	$1 == "job" { split($3, p, "="); split($NF, v, "=");
+		      prio[$2 " " p[2]] = v[2] }
+	$1 == "factors" && $5 !~ /^direct=/ {
+		split($3, p, "="); sum = 0
+		for (i = 5; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "nice") sum -= kv[2]
+			else if (kv[1] != "tres") sum += kv[2]
+		}
+		key = $2 " " p[2]; n++
+		if (sum != prio[key]) {
+			printf "job %s: columns add up to %s, priority %s\n",
+				key, sum, prio[key]; bad++
+		}
+	}
+	END { if (!n) { print "no factor rows"; exit 1 }; exit bad > 0 }
+' "$tmp/ex/out" >"$tmp/sum.txt" &&
+	ok "sprio columns add up to each job's priority ($(grep -c '^factors' "$tmp/ex/out") rows)" ||
+	{ ko "sprio columns do not add up"; cat "$tmp/sum.txt"; }
+
+# ---- default file: prism.conf next to slurm.conf ----------------------
+conf "$tmp/def" "policy=moab"
+printf 'QUEUETIMEWEIGHT 2\n' >"$tmp/def/prism.conf"
+if run "$tmp/def" && [ "$(prio "$tmp/def" 1 batch)" = 241 ]; then
+	ok "without config= prism.conf next to slurm.conf is read (job 1: 2 * 120 min + 1)"
+else
+	ko "prism.conf next to slurm.conf: job 1 has '$(prio "$tmp/def" 1 batch)', not 241"
+	tail -5 "$tmp/def/err"
+fi
+
+# ---- REJECTNEGPRIOJOBS -------------------------------------------------
+conf "$tmp/rej" "policy=moab"
+printf 'ENABLENEGJOBPRIORITY TRUE\nREJECTNEGPRIOJOBS TRUE\nUSERPRIOWEIGHT 10\n' \
+	>"$tmp/rej/prism.conf"
+run "$tmp/rej"
+# job 7: 60 min queued - 10 * 500 nice < 0: held; job 1: M + 120 + 1
+if grep -q '^job 7 part=batch state=PENDING reason=JobHeldAdmin priority=0$' "$tmp/rej/out" &&
+	[ "$(prio "$tmp/rej" 1 batch)" = 1000000121 ]; then
+	ok "REJECTNEGPRIOJOBS holds the negative job 7, job 1 maps to MAX_PRIO_VAL + 121"
+else
+	ko "REJECTNEGPRIOJOBS: $(grep '^job [17] ' "$tmp/rej/out" | tr '\n' ';')"
+fi
+
+# ---- bad files: one message naming file and line ----------------------
+# Each row: a label, the file's text (printf format; "DIR" makes it a
+# directory, "NONE" leaves it out), the message expected.
+i=0
+while IFS='|' read -r label text want; do
+	[ -n "$label" ] || continue
+	i=$((i + 1))
+	d="$tmp/bad$i"
+	conf "$d" "policy=moab"
+	case $text in
+	DIR) mkdir "$d/prism.conf" ;;
+	NONE) ;;
+	*) printf "$text" >"$d/prism.conf" ;;
+	esac
+	if run "$d"; then
+		ko "$label: the plugin loaded"
+	elif grep -q "priority/prism: $d/prism.conf$want" "$d/err"; then
+		ok "$label: $(grep -m 1 -o "prism.conf$want.*" "$d/err")"
+	else
+		ko "$label: no message 'prism.conf$want' in: $(head -n 2 "$d/err")"
+	fi
+done <<'EOF'
+not a number|USERCFG[daemon] PRIORITY=ten\n|:1: USERCFG\[daemon\] PRIORITY: 'ten' is not a number
+bad weight on line 3|# c\n\nQUEUETIMEWEIGHT x\n|:3: QUEUETIMEWEIGHT
+misspelt weight|QUEUETIMWEIGHT 3\n|:1: QUEUETIMWEIGHT: unknown priority weight or cap
+bad target|USERCFG[bin] FSTARGET=120\n|:1:
+bad cap|SERVCAP -\n|:1:
+non-UTF-8 bytes|USERCFG[d\351mon] PRIORITY=1\n|:1: invalid UTF-8
+overlong line|USERCFG[daemon] PRIORITY=1 %01100d\n|:1: line is longer than 1024 bytes
+empty file||: file is empty
+a directory|DIR|: is a directory, not a file
+missing file|NONE|: cannot open: No such file or directory
+EOF
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
