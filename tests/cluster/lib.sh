@@ -2,7 +2,7 @@
 # tests/cluster/lib.sh -- helpers shared by the Prism loopback-cluster scripts.
 #
 # Sourced by cluster-start.sh, cluster-stop.sh, cluster-restart-ctld.sh,
-# test-foundation.sh, test-multifactor.sh, demo.sh.
+# the test-*.sh cluster tests and demo.sh.
 # Nothing in here kills processes by name: every daemon is recorded in
 # DIR/pids/NAME.pid as "PID STARTTIME" (STARTTIME = field 22 of
 # /proc/PID/stat) and is only ever signalled by that PID, and only while the
@@ -10,6 +10,19 @@
 
 # shellcheck disable=SC2034  # used by the scripts sourcing this file
 PRISM_DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+
+# check NAME RESULT(0 = pass) [DETAIL] -- count and print one test result
+# (the cluster tests keep PASSED and FAILED and print them last).
+check() {
+    local name=$1 ok=$2 detail=${3:-}
+    if ((ok == 0)); then
+        PASSED=$((PASSED + 1))
+        echo "PASS: $name${detail:+ -- $detail}"
+    else
+        FAILED=$((FAILED + 1))
+        echo "FAIL: $name${detail:+ -- $detail}"
+    fi
+}
 
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }

@@ -67,16 +67,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-check() { # check NAME CONDITION_RESULT(0/1) [DETAIL]
-    local name=$1 ok=$2 detail=${3:-}
-    if ((ok == 0)); then
-        PASSED=$((PASSED + 1))
-        echo "PASS: $name${detail:+ -- $detail}"
-    else
-        FAILED=$((FAILED + 1))
-        echo "FAIL: $name${detail:+ -- $detail}"
-    fi
-}
 
 log "starting cluster in $DIR (PriorityType=$PRIORITY_TYPE)"
 "$HERE/cluster-start.sh" "$DIR"

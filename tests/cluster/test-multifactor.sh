@@ -139,16 +139,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-check() { # check NAME RESULT(0 = pass) [DETAIL]
-    local name=$1 ok=$2 detail=${3:-}
-    if ((ok == 0)); then
-        PASSED=$((PASSED + 1))
-        echo "PASS: $name${detail:+ -- $detail}"
-    else
-        FAILED=$((FAILED + 1))
-        echo "FAIL: $name${detail:+ -- $detail}"
-    fi
-}
 
 # ---------------------------------------------------------------- helpers
 # calc EXPR [VAR=VALUE...] -- print an awk expression's value (an integer

@@ -1,0 +1,331 @@
+#!/bin/bash
+# tests/cluster/test-moab.sh -- cluster test of the Moab/Maui policy layer.
+#
+# Starts a private loopback cluster with PriorityType=priority/prism and
+# PriorityParameters=policy=moab,config=DIR/moab/prism.conf (USERCFG and
+# GROUPCFG priorities, QTWEIGHT, XFACTOR, a fair-share target, negative
+# priorities with REJECTNEGPRIOJOBS, two lines Slurm has nothing for),
+# runs root's and nobody's jobs on every node, submits pending jobs, then
+# checks:
+#   (a) the policy file was loaded and its notices logged
+#   (b) the job with a negative priority is held with a readable reason
+#   (c) CRED (sprio ASSOC) and FS (sprio FAIRSHARE) columns are what the
+#       formulas give: USERCFG/GROUPCFG priorities; 100 * (50 - nobody's
+#       share of the decayed usage in Prism's usage file)
+#   (d) SERV (sprio AGE) is queue minutes * (1 + QTWEIGHT) + 1000 *
+#       XFACTOR, XFACTOR = 1 + queued / time limit, from each job's accrue
+#       time at the last pass
+#   (e) sprio's columns add up to each job's priority (squeue %Q)
+#   (f) pending jobs are ordered as the formulas predict
+#   (g) `prism explain` agrees with sprio (component by component)
+#   (h) a broken file on reconfigure is reported with file:line, the
+#       controller keeps running and the old policy stays in force
+#   (i) a fixed file on reconfigure is in force at the next pass
+#   (j) the Moab fair-share usage survives a slurmctld restart
+# The cluster is always stopped (trap); the temp dir is removed on success
+# and kept on failure (or with PRISM_KEEP_DIR).
+#
+# Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh), PRISM_CLI
+# (the prism command; default: the build's src/cli/prism, else prism).
+# Last output line: "N passed, M failed"; exit 0 only if M is 0.
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
+
+[[ $(id -u) -eq 0 ]] || die "must run as root"
+
+TOP=$(cd "$HERE/../.." && pwd)
+CLI=${PRISM_CLI:-$TOP/src/cli/prism}
+[[ -x $CLI ]] || CLI=$(command -v prism || echo "$TOP/src/cli/prism")
+
+PASSED=0
+FAILED=0
+FINISHED=0
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-moab.XXXXXX")
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    "$HERE/cluster-stop.sh" "$DIR" || log "WARNING: cluster-stop.sh reported a problem"
+    if ((FINISHED == 1 && FAILED == 0 && rc == 0)) && [[ -z ${PRISM_KEEP_DIR:-} ]]; then
+        rm -rf -- "$DIR"
+    else
+        log "cluster dir kept for inspection: $DIR"
+    fi
+    if ((FINISHED == 0)); then
+        FAILED=$((FAILED + 1))
+        echo "FAIL: test aborted before all checks ran (rc=$rc)"
+        ((rc != 0)) || rc=1
+    fi
+    echo "$PASSED passed, $FAILED failed"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- policy
+POLICY=$DIR/moab/prism.conf
+mkdir -p "$DIR/moab"
+write_policy() { # write_policy DAEMON_PRIORITY
+    cat >"$POLICY" <<EOF
+# Moab policy of tests/cluster/test-moab.sh
+ENABLENEGJOBPRIORITY TRUE
+REJECTNEGPRIOJOBS    TRUE
+USERWEIGHT       100
+GROUPWEIGHT      10
+USERCFG[daemon]  PRIORITY=$1
+GROUPCFG[bin]    PRIORITY=50
+QUEUETIMEWEIGHT  1
+XFACTORWEIGHT    1000
+USERPRIOWEIGHT   10
+QOSCFG[high]     QTWEIGHT=10
+FSPOLICY         DEDICATEDPS
+FSWEIGHT         1
+FSUSERWEIGHT     100
+USERCFG[nobody]  FSTARGET=50
+BYPASSWEIGHT     1
+RMCFG[slurm]     TYPE=SLURM
+EOF
+}
+write_policy 30
+MAX_PRIO=1000000000	# MAX_PRIO_VAL: Slurm's priority is Moab's + MAX + 1
+
+export PRISM_PRIORITY_TYPE=priority/prism
+export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY"
+
+log "starting cluster in $DIR (policy=moab)"
+"$HERE/cluster-start.sh" "$DIR"
+# shellcheck source=/dev/null
+. "$DIR/env"
+LOGF=$DIR/log/slurmctld.log
+STATE=$DIR/state
+
+# ---------------------------------------------------------------- helpers
+prio_of() { squeue -h -j "$1" -o '%Q' 2>/dev/null | tr -d ' '; }
+submit() { # submit USER SBATCH_ARGS... -- job id
+    local user=$1
+    shift
+    submit_as "$user" -o /dev/null --chdir="$DIR/out" "$@"
+}
+state_mtime() { stat -c %Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }
+# wait_pass DESC -- wait until the next recalculation pass has saved state
+wait_pass() {
+    local m0
+    m0=$(state_mtime)
+    wait_for 90 "a recalculation pass ($1)" \
+        bash -c "[[ \$(stat -c %Y '$STATE/priority_prism_state' 2>/dev/null || echo 0) != $m0 ]]" ||
+        log "no pass seen ($1)"
+    sleep 1
+}
+# sprio_row JOB -- "PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTITION QOS NICE"
+sprio_row() {
+    sprio -h -j "$1" -o '%Y %S %A %B %F %J %P %Q %N' 2>/dev/null | head -n 1
+}
+col() { sprio_row "$1" | awk -v c="$2" '{print $c}'; }
+# nobody's share (percent) of the decayed usage, from Prism's usage file
+nobody_pct() {
+    awk '$1 == "total" { for (i = 2; i <= NF; i++) t += $i }
+         $1 == "user" && $2 == "nobody" { for (i = 3; i <= NF; i++) u += $i }
+         END { if (t > 0) printf "%.10f\n", 100 * u / t; else print 0 }' \
+        "$STATE/priority_prism_moab_usage"
+}
+
+# ---------------------------------------------------------------- workload
+log "filling the nodes: 3 with root's jobs, 1 with nobody's"
+FILL=()
+nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
+for ((i = 0; i < ${#nodes[@]}; i++)); do
+    user=root
+    ((i == ${#nodes[@]} - 1)) && user=nobody
+    FILL+=("$(submit "$user" -p low -w "${nodes[i]}" -N 1 --exclusive \
+        -J fill -t 30 --wrap 'sleep 600')")
+done
+fill_running() {
+    local n
+    n=$(squeue -h -t R -j "$(IFS=,; echo "${FILL[*]}")" -o '%i' | wc -l)
+    ((n == ${#FILL[@]}))
+}
+wait_for 60 "fill jobs running" fill_running || die "fill jobs did not start"
+
+log "submitting pending jobs"
+J_DAEMON=$(submit daemon -p low -n 1 -t 60 -J cred-user --wrap 'sleep 5')
+J_BIN=$(submit bin -p low -n 1 -t 60 -J cred-group --wrap 'sleep 5')
+J_NOBODY=$(submit nobody -p low -n 1 -t 60 -J fs-target --wrap 'sleep 5')
+J_QOS=$(submit root -p low --qos=high -n 1 -t 60 -J qtweight --wrap 'sleep 5')
+J_SHORT=$(submit root -p low -n 1 -t 10 -J xf-short --wrap 'sleep 5')
+J_LONG=$(submit root -p low -n 1 -t 600 -J xf-long --wrap 'sleep 5')
+J_NEG=$(submit nobody -p low -n 1 -t 60 --nice=1000 -J negative --wrap 'sleep 5')
+PENDING=("$J_DAEMON" "$J_BIN" "$J_NOBODY" "$J_QOS" "$J_SHORT" "$J_LONG")
+# expected CRED (USERWEIGHT * user + GROUPWEIGHT * group priority)
+declare -A CRED=(["$J_DAEMON"]=3000 ["$J_BIN"]=500 ["$J_NOBODY"]=0
+    ["$J_QOS"]=0 ["$J_SHORT"]=0 ["$J_LONG"]=0)
+declare -A QTW=(["$J_QOS"]=11)	# QUEUETIMEWEIGHT + QTWEIGHT; others 1
+# Two passes: the first charges the running jobs, the second has every
+# pending job queued for a while.
+wait_pass "after submission"
+wait_pass "second"
+PASS_T=$(state_mtime)
+
+echo "=== squeue"
+squeue -o '%.6i %.9P %.10j %.8u %.8T %.12Q %r' || true
+echo "=== sprio -l"
+sprio -l || true
+echo "=== $POLICY usage"
+cat "$STATE/priority_prism_moab_usage" || true
+
+# ---------------------------------------------------------------- checks
+# (a) loaded, with notices
+if grep -q "priority/prism: policy=moab from $POLICY" "$LOGF" &&
+    grep -q "priority/prism: $POLICY:17: RMCFG\[slurm\]: not a priority parameter, ignored" "$LOGF" &&
+    grep -q "priority/prism: $POLICY: BYPASSWEIGHT: Slurm does not count" "$LOGF"; then
+    check "(a) policy file loaded, notices logged" 0
+else
+    check "(a) policy file loaded, notices logged" 1 \
+        "$(grep 'priority/prism' "$LOGF" | head -n 5 | tr '\n' ';')"
+fi
+
+# (b) REJECTNEGPRIOJOBS: SERV 1 - 10 * 1000 < 0
+reason=$(squeue -h -j "$J_NEG" -o '%T|%Q|%r')
+if [[ $reason == "PENDING|0|"*"REJECTNEGPRIOJOBS"* ]]; then
+    check "(b) negative job held with a reason" 0 "$reason"
+else
+    check "(b) negative job held with a reason" 1 "$reason"
+fi
+
+# (c) CRED and FS columns
+bad=()
+for j in "${PENDING[@]}"; do
+    got=$(col "$j" 4)
+    [[ $got == "${CRED[$j]}" ]] || bad+=("$j:ASSOC=$got!=${CRED[$j]}")
+done
+pct=$(nobody_pct)
+want_fs=$(awk -v p="$pct" 'BEGIN { v = 100 * (50 - p); printf "%d\n", v }')
+got_fs=$(col "$J_NOBODY" 5)
+if [[ $got_fs != "$want_fs" ]]; then
+    # the file and the priority may come from two passes: once more
+    wait_pass "re-read usage"
+    pct=$(nobody_pct)
+    want_fs=$(awk -v p="$pct" 'BEGIN { v = 100 * (50 - p); printf "%d\n", v }')
+    got_fs=$(col "$J_NOBODY" 5)
+fi
+[[ $got_fs == "$want_fs" ]] || bad+=("$J_NOBODY:FAIRSHARE=$got_fs!=$want_fs")
+for j in "$J_DAEMON" "$J_BIN" "$J_QOS"; do
+    [[ $(col "$j" 5) == 0 ]] || bad+=("$j:FAIRSHARE=$(col "$j" 5)")
+done
+check "(c) CRED and FS columns as the formulas give" "${#bad[@]}" \
+    "${bad[*]:-nobody has $pct% of the usage: FS $got_fs}"
+
+# (d) SERV: from accrue time to the pass that computed it
+accrue_of() {
+    date -d "$(scontrol show job "$1" | sed -n 's/.*AccrueTime=\([^ ]*\).*/\1/p')" +%s
+}
+bad=()
+for j in "${PENDING[@]}"; do
+    a=$(accrue_of "$j")
+    lim=$(squeue -h -j "$j" -o '%l' | awk -F: '{ if (NF == 3) print ($1 * 60 + $2) * 60 + $3; else print $1 * 60 + $2 }')
+    got=$(col "$j" 3)
+    # the pass ran within the last minute before the state file's mtime
+    ok=$(awk -v a="$a" -v t="$PASS_T" -v l="$lim" -v w="${QTW[$j]:-1}" -v g="$got" 'BEGIN {
+        for (s = t - 65; s <= t; s++) {
+            q = s - a; if (q < 0) q = 0
+            v = w * q / 60 + 1000 * (1 + q / l)
+            if (int(v) == g) { print 1; exit }
+        }
+        print 0 }')
+    ((ok == 1)) || bad+=("$j:AGE=$got(accrue $a limit $lim)")
+done
+check "(d) SERV (AGE column) = queue minutes * QTW + 1000 * XFACTOR" "${#bad[@]}" "${bad[*]:-}"
+
+# (e) columns add up to squeue's priority
+bad=()
+for j in "${PENDING[@]}"; do
+    row=$(sprio_row "$j")
+    p=$(prio_of "$j")
+    sum=$(awk '{ print $2 + $3 + $4 + $5 + $6 + $7 + $8 - $9 }' <<<"$row")
+    [[ ${row%% *} == "$p" && $sum == "$p" ]] || bad+=("$j:$row:squeue=$p")
+done
+check "(e) sprio columns add up to the priority" "${#bad[@]}" "${bad[*]:-}"
+
+# (f) order: priority = CRED + FS + SERV (+ offset), recomputed from the
+# columns' own inputs at the pass; here: the predicted order of the jobs
+order_actual=$(for j in "${PENDING[@]}"; do echo "$(prio_of "$j") $j"; done |
+    sort -rn | awk '{print $2}' | tr '\n' ' ')
+order_pred=$(for j in "${PENDING[@]}"; do
+    a=$(accrue_of "$j")
+    lim=$(squeue -h -j "$j" -o '%l' | awk -F: '{ if (NF == 3) print ($1 * 60 + $2) * 60 + $3; else print $1 * 60 + $2 }')
+    fs=0
+    [[ $j == "$J_NOBODY" ]] && fs=$want_fs
+    awk -v a="$a" -v t="$PASS_T" -v l="$lim" -v w="${QTW[$j]:-1}" \
+        -v c="${CRED[$j]}" -v f="$fs" -v j="$j" 'BEGIN {
+        q = t - a; if (q < 0) q = 0
+        printf "%.3f %s\n", c + f + w * q / 60 + 1000 * (1 + q / l), j }'
+done | sort -rn | awk '{print $2}' | tr '\n' ' ')
+if [[ $order_actual == "$order_pred" ]]; then
+    check "(f) pending jobs ordered as the formulas predict" 0 "$order_actual"
+else
+    check "(f) pending jobs ordered as the formulas predict" 1 \
+        "actual: $order_actual predicted: $order_pred"
+fi
+
+# (g) prism explain agrees with sprio
+if [[ -x $CLI ]]; then
+    EXPLAIN=$("$CLI" explain 2>&1) && erc=0 || erc=$?
+    echo "=== prism explain"
+    echo "$EXPLAIN"
+    bad=()
+    ((erc == 0)) || bad+=("exit $erc")
+    for j in "${PENDING[@]}"; do
+        row=$(sprio_row "$j")
+        line=$(grep -E "^ *$j " <<<"$EXPLAIN" | head -n 1)
+        [[ -n $line ]] || { bad+=("$j:missing"); continue; }
+        # every non-zero component of sprio appears in the job's row
+        for c in 3 4 5; do
+            v=$(awk -v c="$c" '{print $c}' <<<"$row")
+            [[ $v == 0 ]] || grep -qw -- "$v" <<<"$line" || bad+=("$j:$v")
+        done
+        grep -qw -- "$(prio_of "$j")" <<<"$line" || bad+=("$j:priority")
+    done
+    check "(g) prism explain agrees with sprio" "${#bad[@]}" "${bad[*]:-}"
+else
+    check "(g) prism explain agrees with sprio" 1 "no prism command at $CLI"
+fi
+
+# (h) a broken file on reconfigure keeps the old policy
+echo "USERCFG[daemon] PRIORITY=lots" >>"$POLICY"
+mark=$(wc -l <"$LOGF")
+scontrol reconfigure || true
+sleep 2
+wait_pass "after a broken reconfigure"
+errline=$(tail -n +"$mark" "$LOGF" | grep -m 1 "priority/prism: $POLICY:18: USERCFG\[daemon\] PRIORITY: 'lots' is not a number" || true)
+kept=$(tail -n +"$mark" "$LOGF" | grep -c "reconfigure ignored, the previous settings stay in force" || true)
+if [[ -n $errline ]] && ((kept >= 1)) && scontrol ping | grep -q UP &&
+    [[ $(col "$J_DAEMON" 4) == 3000 ]]; then
+    check "(h) broken file on reconfigure: reported, old policy kept" 0 "${errline#*] }"
+else
+    check "(h) broken file on reconfigure: reported, old policy kept" 1 \
+        "error='$errline' kept=$kept ASSOC=$(col "$J_DAEMON" 4)"
+fi
+
+# (i) a fixed file is in force at the next pass
+write_policy 40
+scontrol reconfigure || true
+sleep 2
+wait_pass "after a good reconfigure"
+got=$(col "$J_DAEMON" 4)
+check "(i) changed file in force after reconfigure" "$([[ $got == 4000 ]]; echo $?)" "daemon ASSOC=$got"
+
+# (j) the usage survives a restart of slurmctld
+before=$(nobody_pct)
+"$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null
+after_restart=$(nobody_pct)
+wait_pass "after restart"
+after=$(nobody_pct)
+ok=$(awk -v b="$before" -v a="$after" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d < 5) ? 0 : 1 }')
+check "(j) Moab usage kept across a slurmctld restart" "$ok" \
+    "nobody: $before% before, $after_restart% on restart, $after% after a pass"
+
+FINISHED=1
