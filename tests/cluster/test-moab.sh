@@ -329,3 +329,4 @@ check "(j) Moab usage kept across a slurmctld restart" "$ok" \
     "nobody: $before% before, $after_restart% on restart, $after% after a pass"
 
 FINISHED=1
+((FAILED == 0))
