@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 build=${PRISM_FUZZ_BUILD:-$here/build}
-targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage"}
+targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf"}
 jobs=${PRISM_FUZZ_JOBS:-1}
 cc=${CC:-clang}
 case $cc in *clang*) ;; *) cc=clang ;; esac
@@ -54,7 +54,10 @@ sources() {
 	params) echo "$core/prism_params.c $core/prism_error.c" ;;
 	state) echo "$core/prism_state.c $core/prism_error.c" ;;
 	moab_conf|moab_usage)
-		echo "$core/prism_moab_conf.c $core/prism_moab.c" \
+		echo "$core/prism_moab_conf.c $core/prism_moab.c $core/prism_idmap.c" \
+		     "$core/prism_state.c $core/prism_error.c" ;;
+	ge_conf)
+		echo "$core/prism_ge_conf.c $core/prism_ge.c" \
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	*) return 1 ;;
 	esac

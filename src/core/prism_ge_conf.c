@@ -1,0 +1,901 @@
+/*****************************************************************************\
+ *  prism_ge_conf.c - the Grid Engine scheduler configuration parser (see
+ *  prism_ge_conf.h).
+ *
+ *  A policy is built from scratch for every parse and handed over only
+ *  when the whole text is good, so a failed parse never touches the
+ *  caller's policy. Named entries sit in one array per kind, indexed by
+ *  an open-addressing hash of their names.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "prism_ge_conf.h"
+
+#define _EMPTY UINT32_MAX
+#define _WEIGHT_MAX 1e9		/* weights, urgencies */
+#define _DEADLINE_MAX 1e12	/* weight_deadline */
+#define _COUNT_MAX 1e9		/* ticket pools, shares, tickets */
+#define _HALFTIME_MAX 1e6	/* hours */
+#define _JOBS_MAX 1e6		/* max_functional_jobs_to_schedule */
+
+/* What an entry's line sets. */
+typedef enum {
+	_F_URGENCY,
+	_F_FSHARE,
+	_F_OTICKET,
+	_F_CNT
+} _field_t;
+
+typedef struct {
+	prism_ge_entry_t e;
+	unsigned line[_F_CNT];	/* line that set each field, 0: none */
+} _ent_t;
+
+typedef struct {
+	_ent_t *v;
+	uint32_t n, cap;
+	uint32_t *slot;		/* indices into v, _EMPTY when free */
+	uint32_t nslot;		/* 0 or a power of two, >= 2 * n */
+} _tab_t;
+
+struct prism_ge_policy {
+	prism_ge_params_t p;
+	_tab_t tab[PRISM_GE_KIND_CNT];
+	char **notice;
+	size_t notice_cnt, notice_cap;
+};
+
+/* Kinds of sched_conf(5) lines. */
+typedef enum {
+	_K_REAL,	/* decimal number, 0..max */
+	_K_UINT,	/* integer, 0..max */
+	_K_BOOL,
+	_K_HIER,	/* policy_hierarchy */
+	_K_OTHER,	/* not about priority: a notice */
+	_K_UNMODELLED,	/* about priority, not modelled: a notice */
+} _ktype_t;
+
+#define _P(field) offsetof(prism_ge_params_t, field)
+
+static const struct {
+	const char *name;
+	_ktype_t type;
+	size_t off;
+	double max;
+} _keys[] = {
+	{ "weight_priority", _K_REAL, _P(weight_priority), _WEIGHT_MAX },
+	{ "weight_urgency", _K_REAL, _P(weight_urgency), _WEIGHT_MAX },
+	{ "weight_ticket", _K_REAL, _P(weight_ticket), _WEIGHT_MAX },
+	{ "weight_waiting_time", _K_REAL, _P(weight_waiting_time),
+	  _WEIGHT_MAX },
+	{ "weight_deadline", _K_REAL, _P(weight_deadline), _DEADLINE_MAX },
+	{ "halftime", _K_UINT, _P(halftime), _HALFTIME_MAX },
+	{ "compensation_factor", _K_REAL, _P(compensation_factor),
+	  _WEIGHT_MAX },
+	{ "weight_tickets_share", _K_UINT, _P(weight_tickets_share),
+	  _COUNT_MAX },
+	{ "weight_tickets_functional", _K_UINT,
+	  _P(weight_tickets_functional), _COUNT_MAX },
+	{ "weight_user", _K_REAL, _P(weight_user), _WEIGHT_MAX },
+	{ "weight_project", _K_REAL, _P(weight_project), _WEIGHT_MAX },
+	{ "weight_department", _K_REAL, _P(weight_department), _WEIGHT_MAX },
+	{ "weight_job", _K_REAL, _P(weight_job), _WEIGHT_MAX },
+	{ "share_override_tickets", _K_BOOL, _P(share_override_tickets), 0 },
+	{ "share_functional_shares", _K_BOOL, _P(share_functional_shares),
+	  0 },
+	{ "report_pjob_tickets", _K_BOOL, _P(report_pjob_tickets), 0 },
+	{ "max_functional_jobs_to_schedule", _K_UINT,
+	  _P(max_functional_jobs), _JOBS_MAX },
+	{ "policy_hierarchy", _K_HIER, 0, 0 },
+	{ "usage_weight_list", _K_UNMODELLED, 0, 0 },
+	{ "halflife_decay_list", _K_UNMODELLED, 0, 0 },
+	{ "weight_tickets_override", _K_UNMODELLED, 0, 0 },
+	{ "algorithm", _K_OTHER, 0, 0 },
+	{ "schedule_interval", _K_OTHER, 0, 0 },
+	{ "maxujobs", _K_OTHER, 0, 0 },
+	{ "queue_sort_method", _K_OTHER, 0, 0 },
+	{ "job_load_adjustments", _K_OTHER, 0, 0 },
+	{ "load_adjustment_decay_time", _K_OTHER, 0, 0 },
+	{ "load_formula", _K_OTHER, 0, 0 },
+	{ "schedd_job_info", _K_OTHER, 0, 0 },
+	{ "flush_submit_sec", _K_OTHER, 0, 0 },
+	{ "flush_finish_sec", _K_OTHER, 0, 0 },
+	{ "params", _K_OTHER, 0, 0 },
+	{ "reprioritize_interval", _K_OTHER, 0, 0 },
+	{ "max_reservation", _K_OTHER, 0, 0 },
+	{ "default_duration", _K_OTHER, 0, 0 },
+	{ "max_pending_tasks_per_job", _K_OTHER, 0, 0 },
+};
+
+#define _KEY_CNT (sizeof(_keys) / sizeof(_keys[0]))
+
+/* Prism's "name[id] value" lines. */
+static const struct {
+	const char *name;
+	prism_ge_kind_t kind;
+	_field_t field;
+} _entry_keys[] = {
+	{ "urgency", PRISM_GE_RESOURCE, _F_URGENCY },
+	{ "urgency_partition", PRISM_GE_PARTITION, _F_URGENCY },
+	{ "override_tickets_user", PRISM_GE_USER, _F_OTICKET },
+	{ "override_tickets_account", PRISM_GE_ACCOUNT, _F_OTICKET },
+	{ "functional_shares_user", PRISM_GE_USER, _F_FSHARE },
+	{ "functional_shares_account", PRISM_GE_ACCOUNT, _F_FSHARE },
+};
+
+static const char *_kind_names[PRISM_GE_KIND_CNT] = {
+	"user", "account", "partition", "resource"
+};
+
+static const char *_tpolicy_names[PRISM_GE_TPOLICY_CNT] = {
+	"override", "functional", "share-tree"
+};
+
+static const char _tpolicy_letters[PRISM_GE_TPOLICY_CNT] = { 'O', 'F', 'S' };
+
+/* What a parse is doing now: for messages. */
+typedef struct {
+	const char *file;
+	unsigned line;
+	prism_error_t *err;
+	prism_ge_policy_t *pol;
+	unsigned key_line[_KEY_CNT];	/* line that set each key, or 0 */
+} _ctx_t;
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int _fail(_ctx_t *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int _fail(_ctx_t *c, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	prism_error_set(c->err, "%s:%u: %s", c->file, c->line, what);
+	return -1;
+}
+
+static int _oom(_ctx_t *c)
+{
+	prism_error_set(c->err, "%s: out of memory", c->file);
+	return -1;
+}
+
+static char *_dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static uint32_t _hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char) *s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static int _notice(_ctx_t *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int _notice(_ctx_t *c, const char *fmt, ...)
+{
+	prism_ge_policy_t *pol = c->pol;
+	char what[200], text[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(text, sizeof(text), "%s:%u: %s", c->file, c->line, what);
+	if (pol->notice_cnt == pol->notice_cap) {
+		size_t cap = pol->notice_cap ? pol->notice_cap * 2 : 8;
+		char **n = realloc(pol->notice, cap * sizeof(*n));
+
+		if (!n)
+			return _oom(c);
+		pol->notice = n;
+		pol->notice_cap = cap;
+	}
+	pol->notice[pol->notice_cnt] = _dup(text);
+	if (!pol->notice[pol->notice_cnt])
+		return _oom(c);
+	pol->notice_cnt++;
+	return 0;
+}
+
+static bool _blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' ||
+	       ch == '\f';
+}
+
+/* Next whitespace-separated token of *cur, NUL-terminated; NULL at end. */
+static char *_tok(char **cur)
+{
+	char *s = *cur, *t;
+
+	while (_blank(*s))
+		s++;
+	if (!*s) {
+		*cur = s;
+		return NULL;
+	}
+	t = s;
+	while (*s && !_blank(*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*cur = s;
+	return t;
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+/* Is 's' a plain decimal number: [+-]digits[.digits][e[+-]digits]? */
+static bool _is_decimal(const char *s, bool *integer)
+{
+	int digits = 0;
+
+	*integer = true;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.') {
+		*integer = false;
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	}
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		int exp = 0;
+
+		*integer = false;
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		for (; *s >= '0' && *s <= '9'; s++)
+			exp++;
+		if (!exp)
+			return false;
+	}
+	return !*s;
+}
+
+/* A decimal number 0..max into *out. */
+static int _real(_ctx_t *c, const char *what, const char *s, double max,
+		 double *out)
+{
+	bool integer;
+	double v;
+
+	if (!_is_decimal(s, &integer))
+		return _fail(c, "%s: '%.40s' is not a number", what, s);
+	v = strtod(s, NULL);
+	if (!isfinite(v) || v < 0.0 || v > max)
+		return _fail(c, "%s: '%.40s' is out of range (0..%g)", what, s,
+			     max);
+	*out = v + 0.0;		/* no -0 */
+	return 0;
+}
+
+/* An integer 0..max into *out. */
+static int _uint(_ctx_t *c, const char *what, const char *s, double max,
+		 uint32_t *out)
+{
+	bool integer;
+	double v;
+
+	if (!_is_decimal(s, &integer))
+		return _fail(c, "%s: '%.40s' is not a number", what, s);
+	if (!integer)
+		return _fail(c, "%s: '%.40s' is not an integer", what, s);
+	v = strtod(s, NULL);
+	if (!isfinite(v) || v < 0.0 || v > max)
+		return _fail(c, "%s: '%.40s' is out of range (0..%.0f)", what,
+			     s, max);
+	*out = (uint32_t) v;
+	return 0;
+}
+
+static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
+{
+	static const char *yes[] = { "TRUE", "YES", "1" };
+	static const char *no[] = { "FALSE", "NO", "0" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return _fail(c, "%s: '%.40s' is not TRUE or FALSE", what, s);
+}
+
+/* policy_hierarchy: "NONE" or O, F and S at most once each. */
+static int _hier(_ctx_t *c, const char *what, const char *s, char out[4])
+{
+	size_t n = strlen(s);
+	bool seen[PRISM_GE_TPOLICY_CNT] = { false };
+
+	if (!strcasecmp(s, "NONE")) {
+		out[0] = '\0';
+		return 0;
+	}
+	if (n > PRISM_GE_TPOLICY_CNT)
+		goto bad;
+	for (size_t i = 0; i < n; i++) {
+		int k;
+
+		for (k = 0; k < PRISM_GE_TPOLICY_CNT; k++) {
+			if ((s[i] & ~0x20) == _tpolicy_letters[k])
+				break;
+		}
+		if (k == PRISM_GE_TPOLICY_CNT || seen[k])
+			goto bad;
+		seen[k] = true;
+		out[i] = _tpolicy_letters[k];
+	}
+	out[n] = '\0';
+	return 0;
+bad:
+	return _fail(c,
+		     "%s: '%.40s' is not NONE or O, F and S at most once each",
+		     what, s);
+}
+
+/* ---- line checks ------------------------------------------------------ */
+
+/* Returns 0 if 'line' of 'len' bytes is UTF-8 without NUL, else -1. */
+static int _check_utf8(_ctx_t *c, const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char b = s[i];
+		size_t n;
+		uint32_t cp, min;
+
+		if (!b)
+			return _fail(c, "NUL byte at column %zu", i + 1);
+		if (b < 0x80) {
+			i++;
+			continue;
+		}
+		if ((b & 0xe0) == 0xc0) {
+			n = 1, cp = b & 0x1f, min = 0x80;
+		} else if ((b & 0xf0) == 0xe0) {
+			n = 2, cp = b & 0x0f, min = 0x800;
+		} else if ((b & 0xf8) == 0xf0) {
+			n = 3, cp = b & 0x07, min = 0x10000;
+		} else {
+			goto bad;
+		}
+		for (size_t k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				goto bad;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			goto bad;
+		i += n + 1;
+	}
+	return 0;
+bad:
+	return _fail(c, "invalid UTF-8 (byte 0x%02x at column %zu)", s[i],
+		     i + 1);
+}
+
+static bool _is_name(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+	      *s == '_'))
+		return false;
+	for (; *s; s++) {
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	}
+	return true;
+}
+
+/* Split "name[id]" in place: *id is NULL without brackets. */
+static int _brackets(_ctx_t *c, char *tok, char **id)
+{
+	char *open = strchr(tok, '['), *close = strchr(tok, ']');
+	size_t n = strlen(tok);
+
+	*id = NULL;
+	if (!open && !close)
+		return 0;
+	if (!open)
+		return _fail(c, "'%.60s': ']' without '['", tok);
+	if (!close)
+		return _fail(c, "'%.60s': missing ']'", tok);
+	if (close != tok + n - 1)
+		return _fail(c, "'%.60s': text after ']'", tok);
+	if (strchr(open + 1, '[') || close < open)
+		return _fail(c, "'%.60s': bad brackets", tok);
+	if (close == open + 1)
+		return _fail(c, "'%.60s': empty name in brackets", tok);
+	if (open == tok)
+		return _fail(c, "'%.60s': missing name before '['", tok);
+	*open = '\0';
+	*close = '\0';
+	*id = open + 1;
+	return 0;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+/* Slurm's TRES names for GE's slots and nodes. */
+static const char *_canonical(prism_ge_kind_t kind, const char *name)
+{
+	if (kind != PRISM_GE_RESOURCE)
+		return name;
+	if (!strcmp(name, "cpu"))
+		return "slots";
+	if (!strcmp(name, "node"))
+		return "nodes";
+	return name;
+}
+
+static int _tab_rehash(_tab_t *t, uint32_t nslot)
+{
+	uint32_t *slot = malloc(nslot * sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (uint32_t i = 0; i < nslot; i++)
+		slot[i] = _EMPTY;
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint32_t h = _hash(t->v[i].e.name) & (nslot - 1);
+
+		while (slot[h] != _EMPTY)
+			h = (h + 1) & (nslot - 1);
+		slot[h] = i;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+static uint32_t _tab_find(const _tab_t *t, const char *name)
+{
+	uint32_t h;
+
+	if (!t->nslot)
+		return PRISM_GE_NONE;
+	h = _hash(name) & (t->nslot - 1);
+	while (t->slot[h] != _EMPTY) {
+		if (!strcmp(t->v[t->slot[h]].e.name, name))
+			return t->slot[h];
+		h = (h + 1) & (t->nslot - 1);
+	}
+	return PRISM_GE_NONE;
+}
+
+/* The entry for 'name', added if new; NULL when out of memory. */
+static _ent_t *_tab_get(_tab_t *t, const char *name)
+{
+	uint32_t i = _tab_find(t, name), h;
+	_ent_t *e;
+
+	if (i != PRISM_GE_NONE)
+		return &t->v[i];
+	if (t->n >= PRISM_GE_NONE / 4)
+		return NULL;
+	if ((uint64_t) (t->n + 1) * 2 > t->nslot &&
+	    _tab_rehash(t, t->nslot ? t->nslot * 2 : 16))
+		return NULL;
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 16;
+		_ent_t *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	e = &t->v[t->n];
+	memset(e, 0, sizeof(*e));
+	e->e.name = _dup(name);
+	if (!e->e.name)
+		return NULL;
+	h = _hash(name) & (t->nslot - 1);
+	while (t->slot[h] != _EMPTY)
+		h = (h + 1) & (t->nslot - 1);
+	t->slot[h] = t->n++;
+	return e;
+}
+
+static void _tab_free(_tab_t *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		free((char *) t->v[i].e.name);
+	free(t->v);
+	free(t->slot);
+}
+
+/* ---- entry lines ------------------------------------------------------ */
+
+static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
+		      const char *label, const char *id, const char *val)
+{
+	_ent_t *e = _tab_get(&c->pol->tab[kind], _canonical(kind, id));
+	double real = 0.0;
+	uint32_t count = 0;
+	bool same;
+
+	if (!e)
+		return _oom(c);
+	if (field == _F_URGENCY) {
+		if (_real(c, label, val, _WEIGHT_MAX, &real))
+			return -1;
+		same = real == e->e.urgency;
+	} else {
+		if (_uint(c, label, val, _COUNT_MAX, &count))
+			return -1;
+		same = count == (field == _F_FSHARE ? e->e.fshare
+						    : e->e.oticket);
+	}
+	if (e->line[field] && !same)
+		return _fail(c, "%s: '%.40s' conflicts with line %u", label,
+			     val, e->line[field]);
+	e->line[field] = c->line;
+	if (field == _F_URGENCY)
+		e->e.urgency = real;
+	else if (field == _F_FSHARE)
+		e->e.fshare = count;
+	else
+		e->e.oticket = count;
+	return 0;
+}
+
+/* "name[id] value" for one of _entry_keys[k]; 'name' as written. */
+static int _entry_line(_ctx_t *c, size_t k, const char *name, const char *id,
+		       char **cur)
+{
+	char label[160];
+	char *val;
+
+	if (!id)
+		return _fail(c, "%s: missing '[name]'", name);
+	snprintf(label, sizeof(label), "%s[%.100s]", name, id);
+	val = _tok(cur);
+	if (!val)
+		return _fail(c, "%s: missing value", label);
+	if (_tok(cur))
+		return _fail(c, "%s: more than one value", label);
+	return _set_entry(c, _entry_keys[k].kind, _entry_keys[k].field, label,
+			  id, val);
+}
+
+/* ---- sched_conf lines ------------------------------------------------- */
+
+static int _set_key(_ctx_t *c, size_t k, const char *name, const char *val)
+{
+	char *base = (char *) &c->pol->p;
+	double real = 0.0;
+	uint32_t count = 0;
+	bool flag = false, same = true;
+	char hier[4];
+
+	switch (_keys[k].type) {
+	case _K_REAL:
+		if (_real(c, name, val, _keys[k].max, &real))
+			return -1;
+		same = real == *(double *) (base + _keys[k].off);
+		break;
+	case _K_UINT:
+		if (_uint(c, name, val, _keys[k].max, &count))
+			return -1;
+		same = count == *(uint32_t *) (base + _keys[k].off);
+		break;
+	case _K_BOOL:
+		if (_bool(c, name, val, &flag))
+			return -1;
+		same = flag == *(bool *) (base + _keys[k].off);
+		break;
+	case _K_HIER:
+		if (_hier(c, name, val, hier))
+			return -1;
+		same = !strcmp(hier, c->pol->p.policy_hierarchy);
+		break;
+	case _K_OTHER:
+	case _K_UNMODELLED:
+		return _fail(c, "%s: internal error", name);
+	}
+	if (c->key_line[k] && !same)
+		return _fail(c, "%s: '%.40s' conflicts with line %u", name, val,
+			     c->key_line[k]);
+	c->key_line[k] = c->line;
+	switch (_keys[k].type) {
+	case _K_REAL:
+		*(double *) (base + _keys[k].off) = real;
+		break;
+	case _K_UINT:
+		*(uint32_t *) (base + _keys[k].off) = count;
+		break;
+	case _K_BOOL:
+		*(bool *) (base + _keys[k].off) = flag;
+		break;
+	case _K_HIER:
+		memcpy(c->pol->p.policy_hierarchy, hier, sizeof(hier));
+		break;
+	case _K_OTHER:
+	case _K_UNMODELLED:
+		break;
+	}
+	return 0;
+}
+
+static int _key_line(_ctx_t *c, size_t k, const char *name, char **cur)
+{
+	char *val = _tok(cur);
+
+	if (!val)
+		return _fail(c, "%s: missing value", name);
+	if (_keys[k].type == _K_OTHER)
+		return _notice(c, "%s: not a priority parameter, ignored",
+			       name);
+	if (_keys[k].type == _K_UNMODELLED)
+		return _notice(c, "%s: not modelled by Prism, ignored", name);
+	if (_tok(cur))
+		return _fail(c, "%s: more than one value", name);
+	return _set_key(c, k, name, val);
+}
+
+static int _line(_ctx_t *c, char *line)
+{
+	char *cur = line, *hash = strchr(line, '#');
+	char *name, *id, *val;
+
+	if (hash)
+		*hash = '\0';
+	name = _tok(&cur);
+	if (!name)
+		return 0;
+	if (_brackets(c, name, &id))
+		return -1;
+	if (!_is_name(name))
+		return _fail(c, "'%.40s' is not a parameter name", name);
+	for (size_t k = 0; k < sizeof(_entry_keys) / sizeof(_entry_keys[0]);
+	     k++) {
+		if (!strcasecmp(name, _entry_keys[k].name))
+			return _entry_line(c, k, name, id, &cur);
+	}
+	if (id)
+		return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+	if (!strcasecmp(name, "urgency_slots")) {
+		val = _tok(&cur);
+		if (!val)
+			return _fail(c, "%s: missing value", name);
+		if (_tok(&cur))
+			return _fail(c, "%s: more than one value", name);
+		return _set_entry(c, PRISM_GE_RESOURCE, _F_URGENCY, name,
+				  "slots", val);
+	}
+	for (size_t k = 0; k < _KEY_CNT; k++) {
+		if (!strcasecmp(name, _keys[k].name))
+			return _key_line(c, k, name, &cur);
+	}
+	return _fail(c, "'%.40s': unknown parameter", name);
+}
+
+/* ---- defaults and the expanded hierarchy ------------------------------ */
+
+static void _defaults(prism_ge_params_t *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->weight_priority = 0.0;
+	p->weight_urgency = 0.5;
+	p->weight_ticket = 0.5;
+	p->weight_waiting_time = 0.278;
+	p->weight_deadline = 3600000.0;
+	p->halftime = 168;
+	p->compensation_factor = 5.0;
+	p->weight_user = 0.25;
+	p->weight_project = 0.25;
+	p->weight_department = 0.25;
+	p->weight_job = 0.25;
+	p->share_override_tickets = true;
+	p->share_functional_shares = true;
+	p->report_pjob_tickets = true;
+	p->max_functional_jobs = 200;
+	memcpy(p->policy_hierarchy, "OFS", 4);
+}
+
+/* GE's sconf_ph_fill_array(): listed policies first, then the rest. */
+static void _expand(prism_ge_params_t *p)
+{
+	bool listed[PRISM_GE_TPOLICY_CNT] = { false };
+	int n = 0;
+
+	for (const char *s = p->policy_hierarchy; *s; s++) {
+		for (int k = 0; k < PRISM_GE_TPOLICY_CNT; k++) {
+			if (*s != _tpolicy_letters[k] || listed[k])
+				continue;
+			listed[k] = true;
+			p->order[n] = (prism_ge_tpolicy_t) k;
+			p->dependent[n++] = true;
+		}
+	}
+	for (int k = 0; k < PRISM_GE_TPOLICY_CNT; k++) {
+		if (listed[k])
+			continue;
+		p->order[n] = (prism_ge_tpolicy_t) k;
+		p->dependent[n++] = false;
+	}
+}
+
+static prism_ge_policy_t *_new_policy(void)
+{
+	static const char *fixed[] = { "slots", "mem", "nodes" };
+	prism_ge_policy_t *pol = calloc(1, sizeof(*pol));
+
+	if (!pol)
+		return NULL;
+	_defaults(&pol->p);
+	_expand(&pol->p);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		_ent_t *e = _tab_get(&pol->tab[PRISM_GE_RESOURCE], fixed[i]);
+
+		if (!e) {
+			prism_ge_policy_free(pol);
+			return NULL;
+		}
+	}
+	pol->tab[PRISM_GE_RESOURCE].v[PRISM_GE_RES_SLOTS].e.urgency = 1000.0;
+	return pol;
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+extern prism_ge_policy_t *prism_ge_policy_default(void)
+{
+	return _new_policy();
+}
+
+extern void prism_ge_policy_free(prism_ge_policy_t *pol)
+{
+	if (!pol)
+		return;
+	for (int k = 0; k < PRISM_GE_KIND_CNT; k++)
+		_tab_free(&pol->tab[k]);
+	for (size_t i = 0; i < pol->notice_cnt; i++)
+		free(pol->notice[i]);
+	free(pol->notice);
+	free(pol);
+}
+
+extern int prism_ge_conf_parse(const char *text, size_t len,
+			       const char *file, prism_ge_policy_t **out,
+			       prism_error_t *err)
+{
+	_ctx_t c = { .file = file ? file : "(grid engine config)",
+		     .err = err };
+	char line[PRISM_GE_LINE_MAX + 1];
+	size_t pos = 0;
+
+	if ((!text && len) || !out) {
+		prism_error_set(err, "%s: bad parameter", c.file);
+		return -1;
+	}
+	if (!len) {
+		prism_error_set(err, "%s: file is empty", c.file);
+		return -1;
+	}
+	c.pol = _new_policy();
+	if (!c.pol)
+		return _oom(&c);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
+
+		c.line++;
+		if (n > PRISM_GE_LINE_MAX) {
+			_fail(&c, "line is longer than %d bytes",
+			      PRISM_GE_LINE_MAX);
+			goto fail;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+		if (_check_utf8(&c, (const unsigned char *) line, n) ||
+		    _line(&c, line))
+			goto fail;
+	}
+	_expand(&c.pol->p);
+	*out = c.pol;
+	return 0;
+fail:
+	prism_ge_policy_free(c.pol);
+	return -1;
+}
+
+extern const prism_ge_params_t *
+prism_ge_policy_params(const prism_ge_policy_t *pol)
+{
+	return pol ? &pol->p : NULL;
+}
+
+extern size_t prism_ge_policy_notice_count(const prism_ge_policy_t *pol)
+{
+	return pol ? pol->notice_cnt : 0;
+}
+
+extern const char *prism_ge_policy_notice(const prism_ge_policy_t *pol,
+					  size_t i)
+{
+	if (!pol || i >= pol->notice_cnt)
+		return NULL;
+	return pol->notice[i];
+}
+
+extern uint32_t prism_ge_count(const prism_ge_policy_t *pol,
+			       prism_ge_kind_t kind)
+{
+	if (!pol || (unsigned) kind >= PRISM_GE_KIND_CNT)
+		return 0;
+	return pol->tab[kind].n;
+}
+
+extern uint32_t prism_ge_find(const prism_ge_policy_t *pol,
+			      prism_ge_kind_t kind, const char *name)
+{
+	if (!pol || !name || (unsigned) kind >= PRISM_GE_KIND_CNT)
+		return PRISM_GE_NONE;
+	return _tab_find(&pol->tab[kind], _canonical(kind, name));
+}
+
+extern const prism_ge_entry_t *prism_ge_get(const prism_ge_policy_t *pol,
+					    prism_ge_kind_t kind,
+					    uint32_t idx)
+{
+	if (!pol || (unsigned) kind >= PRISM_GE_KIND_CNT ||
+	    idx >= pol->tab[kind].n)
+		return NULL;
+	return &pol->tab[kind].v[idx].e;
+}
+
+extern const char *prism_ge_kind_name(prism_ge_kind_t kind)
+{
+	if ((unsigned) kind >= PRISM_GE_KIND_CNT)
+		return NULL;
+	return _kind_names[kind];
+}
+
+extern const char *prism_ge_tpolicy_name(prism_ge_tpolicy_t policy)
+{
+	if ((unsigned) policy >= PRISM_GE_TPOLICY_CNT)
+		return NULL;
+	return _tpolicy_names[policy];
+}
