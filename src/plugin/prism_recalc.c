@@ -261,6 +261,14 @@ extern void prism_recalc_pass(void)
 	slurm_mutex_unlock(&last_lock);
 	prism_moab_usage_save();
 	(void) prism_state_save(&next);
+	/*
+	 * slurmctld itself saves association usage only every 5 minutes and
+	 * at shutdown: a controller killed in between would come back with
+	 * older usage while Prism's state says it was charged. Saving it
+	 * after every pass that charged keeps the two within one pass.
+	 */
+	if (pass.decayed && pass.with_dbd)
+		(void) dump_assoc_mgr_state();
 }
 
 static void *_recalc_loop(void *arg)

@@ -279,6 +279,9 @@ static void _vdie(int code, const char *fmt, va_list ap)
 	fprintf(stderr, "%s: error: ", HARNESS_NAME);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	/* a temporary StateSaveLocation goes with the run, even a failed one */
+	if (state_dir_is_temp && state_dir)
+		(void) rmdir_recursive(state_dir, true);
 	exit(code);
 }
 
