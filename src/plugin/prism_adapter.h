@@ -252,6 +252,10 @@ extern void prism_policy_fini(void);
 /* The policy in force (thread-safe). */
 extern prism_policy_t prism_policy_kind(void);
 
+/* How many times a policy was put in force (moab_lock held): caches of
+ * per-policy lookups compare it to know they are stale. */
+extern uint64_t prism_policy_generation(void);
+
 /*
  * moab_lock guards the Moab policy, its usage and the per-user totals. It
  * is a leaf: taken after the job lock and the assoc_mgr locks.

@@ -29,12 +29,12 @@
 
 /* uid -> USER handle, gid -> GROUP handle of the policy in force. */
 static prism_idmap_t *uid_handles, *gid_handles;
-static const prism_moab_policy_t *handles_pol;
+static uint64_t handles_gen;	/* prism_policy_generation() they are of */
 
 /* Drop the cached handles when the policy changed. Caller holds moab_lock. */
-static void _handles_check(const prism_moab_policy_t *p)
+static void _handles_check(void)
 {
-	if (handles_pol == p)
+	if (handles_gen == prism_policy_generation())
 		return;
 	if (!uid_handles)
 		uid_handles = prism_idmap_create();
@@ -42,7 +42,7 @@ static void _handles_check(const prism_moab_policy_t *p)
 		gid_handles = prism_idmap_create();
 	prism_idmap_clear(uid_handles);
 	prism_idmap_clear(gid_handles);
-	handles_pol = p;
+	handles_gen = prism_policy_generation();
 }
 
 extern void prism_moab_job_fini(void)
@@ -50,7 +50,7 @@ extern void prism_moab_job_fini(void)
 	prism_idmap_free(uid_handles);
 	prism_idmap_free(gid_handles);
 	uid_handles = gid_handles = NULL;
-	handles_pol = NULL;
+	handles_gen = 0;
 }
 
 static uint32_t _user(const prism_moab_policy_t *p, uid_t uid)
@@ -297,7 +297,7 @@ extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now)
 		prism_job_clear_factors(job_ptr);
 		return 0;
 	}
-	_handles_check(p);
+	_handles_check();
 	if (!_result(p, job_ptr, job_ptr->part_ptr, now, &res)) {
 		prism_job_clear_factors(job_ptr);
 		return job_ptr->priority;
@@ -338,7 +338,7 @@ extern void prism_moab_charge(job_record_t *job_ptr, time_t start,
 		start = job_ptr->start_time;
 	if (end <= start)
 		return;
-	_handles_check(p);
+	_handles_check();
 	_inputs(p, job_ptr, job_ptr->part_ptr, end, &in, &tot);
 	amount = prism_moab_usage_amount(p, &in, (double) (end - start));
 	if (amount > 0.0 &&

@@ -29,6 +29,7 @@ static prism_moab_policy_t *pol;	/* the Moab policy in force, or NULL */
 static prism_moab_usage_t *usage;	/* its fair-share usage */
 static prism_moab_users_t *users;	/* per-user active jobs, last walk */
 static char *pol_path;
+static uint64_t generation;		/* +1 at every policy put in force */
 
 extern void prism_moab_lock(void)
 {
@@ -48,6 +49,11 @@ extern prism_policy_t prism_policy_kind(void)
 	k = kind;
 	slurm_mutex_unlock(&moab_lock);
 	return k;
+}
+
+extern uint64_t prism_policy_generation(void)
+{
+	return generation;
 }
 
 extern const prism_moab_policy_t *prism_moab_policy(void)
@@ -196,6 +202,7 @@ extern int prism_policy_load(bool at_start)
 	usage = u;
 	pol = p;
 	kind = params.policy;
+	generation++;
 	xfree(pol_path);
 	if (p)
 		pol_path = xstrdup(path);
