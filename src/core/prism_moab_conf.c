@@ -52,6 +52,7 @@ typedef struct {
 	unsigned line;
 	prism_error_t *err;
 	prism_moab_policy_t *pol;
+	unsigned kept;		/* priority parameters and attributes set */
 } _ctx_t;
 
 static const char *_comp_names[PRISM_MC_CNT][2] = {
@@ -720,6 +721,7 @@ static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
 	prism_moab_cred_t *e;
 	char *tok;
 	bool any = false;
+	size_t notices;
 
 	snprintf(label, sizeof(label), "%s[%.60s]", _cfg_names[kind], id);
 	e = _tab_get(&c->pol->tab[kind], id);
@@ -735,8 +737,11 @@ static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
 		*eq = '\0';
 		if (!eq[1])
 			return _fail(c, "%s %s: missing value", label, tok);
+		notices = c->pol->notice_cnt;
 		if (_cfg_attr(c, kind, label, e, tok, eq + 1))
 			return -1;
+		if (c->pol->notice_cnt == notices)
+			c->kept++;
 	}
 	if (!any)
 		return _fail(c, "%s: missing value", label);
@@ -829,6 +834,14 @@ static bool _misspelt(const char *name)
 	       (n > 3 && !strcasecmp(name + n - 3, "CAP"));
 }
 
+/* Count a priority parameter that 'rc' says was set. */
+static int _kept(_ctx_t *c, int rc)
+{
+	if (!rc)
+		c->kept++;
+	return rc;
+}
+
 static int _line(_ctx_t *c, char *line)
 {
 	char *cur = line, *hash = strchr(line, '#');
@@ -858,7 +871,7 @@ static int _line(_ctx_t *c, char *line)
 	if (!strcasecmp(name, "JOBPRIOF")) {
 		if (id)
 			return _fail(c, "%s: unexpected '[%.40s]'", name, id);
-		return _jobprio_line(c, &cur);
+		return _kept(c, _jobprio_line(c, &cur));
 	}
 	val = _tok(&cur);
 	if (kind == _P_NONE && !id && _misspelt(name))
@@ -877,7 +890,7 @@ static int _line(_ctx_t *c, char *line)
 		return _fail(c, "%s: missing value", name);
 	if (_tok(&cur))
 		return _fail(c, "%s: more than one value", name);
-	return _set_param(c, kind, idx, name, val);
+	return _kept(c, _set_param(c, kind, idx, name, val));
 }
 
 static void _defaults(prism_moab_params_t *p)
@@ -957,6 +970,40 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 fail:
 	prism_moab_policy_free(c.pol);
 	return -1;
+}
+
+extern int prism_moab_conf_line(const char *line, const char *file,
+				unsigned lineno, prism_moab_line_t *out,
+				prism_error_t *err)
+{
+	_ctx_t c = { .file = file ? file : "(moab config)", .line = lineno,
+		     .err = err };
+	char buf[PRISM_MOAB_LINE_MAX + 1];
+	size_t n;
+	int rc = -1;
+
+	if (!line || !out) {
+		prism_error_set(err, "%s: bad parameter", c.file);
+		return -1;
+	}
+	n = strlen(line);
+	if (n > PRISM_MOAB_LINE_MAX)
+		return _fail(&c, "line is longer than %d bytes",
+			     PRISM_MOAB_LINE_MAX);
+	memcpy(buf, line, n + 1);
+	c.pol = prism_moab_policy_default();
+	if (!c.pol)
+		return _oom(&c);
+	if (_check_utf8(&c, (const unsigned char *) buf, n) || _line(&c, buf))
+		goto out;
+	if (!c.pol->notice_cnt)
+		*out = c.kept ? PRISM_MOAB_LINE_PRIORITY : PRISM_MOAB_LINE_BLANK;
+	else
+		*out = c.kept ? PRISM_MOAB_LINE_MIXED : PRISM_MOAB_LINE_IGNORED;
+	rc = 0;
+out:
+	prism_moab_policy_free(c.pol);
+	return rc;
 }
 
 extern const prism_moab_params_t *

@@ -210,6 +210,26 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 				 const char *file, prism_moab_policy_t **out,
 				 prism_error_t *err);
 
+/* What one line of a Moab file is to Prism (prism_moab_conf_line()). */
+typedef enum {
+	PRISM_MOAB_LINE_BLANK,		/* empty, blanks or a comment */
+	PRISM_MOAB_LINE_PRIORITY,	/* a priority parameter */
+	PRISM_MOAB_LINE_MIXED,		/* a CFG line with priority attributes
+					   and others, which are ignored */
+	PRISM_MOAB_LINE_IGNORED,	/* not about priority: a notice */
+} prism_moab_line_t;
+
+/*
+ * Classify one line 'line' (NUL-terminated, no newline), line 'lineno' of
+ * 'file', the way prism_moab_conf_parse() reads it. Returns 0 and sets
+ * *out, or -1 with err set to "file:line: what is wrong" when the line is
+ * malformed (the whole file would be refused). Limits that span lines
+ * (JOBPRIOF names) are only checked by prism_moab_conf_parse().
+ */
+extern int prism_moab_conf_line(const char *line, const char *file,
+				unsigned lineno, prism_moab_line_t *out,
+				prism_error_t *err);
+
 /*
  * A policy with every default (what an empty file gives). Returns NULL
  * when out of memory; the caller frees it with prism_moab_policy_free().

@@ -20,6 +20,7 @@ int main(void)
 	srunner_add_suite(runner, fairtree_suite());
 	srunner_add_suite(runner, moab_suite());
 	srunner_add_suite(runner, moab_conf_suite());
+	srunner_add_suite(runner, moab_diag_suite());
 	srunner_add_suite(runner, ge_suite());
 	srunner_add_suite(runner, ge_conf_suite());
 	srunner_add_suite(runner, params_suite());

@@ -17,6 +17,7 @@ extern Suite *tres_suite(void);
 extern Suite *fairtree_suite(void);
 extern Suite *moab_suite(void);
 extern Suite *moab_conf_suite(void);
+extern Suite *moab_diag_suite(void);
 extern Suite *ge_suite(void);
 extern Suite *ge_conf_suite(void);
 extern Suite *params_suite(void);

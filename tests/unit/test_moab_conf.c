@@ -1,8 +1,8 @@
 /*****************************************************************************\
  *  test_moab_conf.c - unit tests of prism_moab_conf: every priority
  *  parameter, credential lines, fair-share targets, defaults, comments,
- *  ignored parameters with their notices, and malformed lines with their
- *  exact messages.
+ *  ignored parameters with their notices, malformed lines with their
+ *  exact messages, and single lines classified for prism convert.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -531,6 +531,83 @@ START_TEST(test_overlong)
 }
 END_TEST
 
+/* ---- one line at a time (prism convert) ------------------------------- */
+
+static const struct {
+	const char *line;
+	int want;		/* prism_moab_line_t, or -1: an error */
+	const char *msg;	/* the error, for want -1 */
+} lines[] = {
+	{ "", PRISM_MOAB_LINE_BLANK, NULL },
+	{ "   \t ", PRISM_MOAB_LINE_BLANK, NULL },
+	{ "# FSWEIGHT 10", PRISM_MOAB_LINE_BLANK, NULL },
+	{ "FSWEIGHT 10", PRISM_MOAB_LINE_PRIORITY, NULL },
+	{ "fsweight 10   # a comment", PRISM_MOAB_LINE_PRIORITY, NULL },
+	{ "XFMINWCLIMIT 0:10:00", PRISM_MOAB_LINE_PRIORITY, NULL },
+	{ "FSPOLICY DEDICATEDPS", PRISM_MOAB_LINE_PRIORITY, NULL },
+	{ "USERCFG[bob] PRIORITY=5 FSTARGET=10+", PRISM_MOAB_LINE_PRIORITY,
+	  NULL },
+	{ "QOSCFG[hi] QTWEIGHT=5", PRISM_MOAB_LINE_PRIORITY, NULL },
+	{ "JOBPRIOF STATE[Running]=10 ATTR[fast]=5", PRISM_MOAB_LINE_PRIORITY,
+	  NULL },
+	{ "USERCFG[bob] MAXJOB=4 PRIORITY=5", PRISM_MOAB_LINE_MIXED, NULL },
+	{ "USERCFG[bob] MAXJOB=4 MAXPROC=64", PRISM_MOAB_LINE_IGNORED, NULL },
+	{ "RMCFG[slurm] TYPE=SLURM", PRISM_MOAB_LINE_IGNORED, NULL },
+	{ "NODECFG[n1] PARTITION=batch", PRISM_MOAB_LINE_IGNORED, NULL },
+	{ "LOGLEVEL 3", PRISM_MOAB_LINE_IGNORED, NULL },
+	{ "FSWEIGHT abc", -1, "moab.cfg:7: FSWEIGHT: 'abc' is not a number" },
+	{ "QUEUETIMWEIGHT 5", -1,
+	  "moab.cfg:7: QUEUETIMWEIGHT: unknown priority weight or cap (a misspelling?)" },
+	{ "USERCFG[bob] MAXJOB=4 FOO=1", -1,
+	  "moab.cfg:7: USERCFG[bob]: unknown attribute 'FOO'" },
+	{ "LOGLEVEL", -1, "moab.cfg:7: LOGLEVEL: missing value" },
+	{ "USERCFG[b\xff] PRIORITY=1", -1,
+	  "moab.cfg:7: invalid UTF-8 (byte 0xff at column 10)" },
+};
+
+START_TEST(test_line)
+{
+	prism_moab_line_t got = (prism_moab_line_t) 99;
+	prism_error_t err = { "" };
+	int rc = prism_moab_conf_line(lines[_i].line, "moab.cfg", 7, &got,
+				      &err);
+
+	if (lines[_i].want < 0) {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_str_eq(err.text, lines[_i].msg);
+		ck_assert_int_eq(got, 99);	/* untouched */
+	} else {
+		ck_assert_msg(!rc, "'%s': %s", lines[_i].line, err.text);
+		ck_assert_msg((int) got == lines[_i].want, "'%s': %d, not %d",
+			      lines[_i].line, (int) got, lines[_i].want);
+	}
+}
+END_TEST
+
+START_TEST(test_line_limits)
+{
+	char text[PRISM_MOAB_LINE_MAX + 2];
+	prism_moab_line_t got;
+	prism_error_t err = { "" };
+
+	memset(text, ' ', sizeof(text));
+	text[sizeof(text) - 1] = '\0';
+	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, &err), -1);
+	ck_assert_str_eq(err.text, "f:3: line is longer than 1024 bytes");
+	text[PRISM_MOAB_LINE_MAX] = '\0';
+	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, &err), 0);
+	ck_assert_int_eq(got, PRISM_MOAB_LINE_BLANK);
+	ck_assert_int_eq(prism_moab_conf_line(NULL, "f", 1, &got, &err), -1);
+	ck_assert_str_eq(err.text, "f: bad parameter");
+	ck_assert_int_eq(prism_moab_conf_line("X 1", "f", 1, NULL, &err), -1);
+	/* no file name: a generic one, as prism_moab_conf_parse() */
+	ck_assert_int_eq(prism_moab_conf_line("FSWEIGHT x", NULL, 2, &got,
+					      &err), -1);
+	ck_assert_str_eq(err.text,
+			 "(moab config):2: FSWEIGHT: 'x' is not a number");
+}
+END_TEST
+
 /* ---- bad parameters --------------------------------------------------- */
 
 START_TEST(test_bad_param)
@@ -592,6 +669,8 @@ extern Suite *moab_conf_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, N(bad));
 	tcase_add_test(tc, test_overlong);
 	tcase_add_test(tc, test_bad_param);
+	tcase_add_loop_test(tc, test_line, 0, N(lines));
+	tcase_add_test(tc, test_line_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

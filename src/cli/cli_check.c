@@ -1,0 +1,490 @@
+/*****************************************************************************\
+ *  cli_check.c - `prism check` (a policy file as slurmctld would read it,
+ *  found through slurm.conf's PriorityParameters or named directly) and
+ *  `prism convert` (a whole moab.cfg into a Prism policy file).
+ *
+ *  slurm.conf is scanned here for two keys only, not parsed with Slurm's
+ *  own slurm_conf_init(), which needs a complete and valid configuration
+ *  (nodes, partitions, a reachable host name) and exits on errors.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "prism_cli.h"
+#include "prism_file.h"
+#include "prism_params.h"
+
+#define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
+#define INCLUDE_DEPTH_MAX 8
+
+/* ---- shared with explain ---------------------------------------------- */
+
+extern prism_moab_policy_t *cli_moab_read(const char *path,
+					  prism_error_t *err)
+{
+	prism_moab_policy_t *pol = NULL;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (prism_file_read(path, &text, &len, err) ||
+	    prism_moab_conf_parse(text, len, path, &pol, err))
+		pol = NULL;
+	free(text);
+	return pol;
+}
+
+/* The same lines as the plugin's _notices() (src/plugin/prism_policy.c). */
+extern void cli_moab_notices(const prism_moab_policy_t *pol,
+			     const char *path, FILE *out)
+{
+	const prism_moab_params_t *params = prism_moab_policy_params(pol);
+
+	for (size_t i = 0; i < prism_moab_policy_notice_count(pol); i++)
+		fprintf(out, "%s\n", prism_moab_policy_notice(pol, i));
+	for (int s = 0; s < PRISM_MS_CNT; s++) {
+		const char *why = prism_moab_sub_no_data((prism_moab_sub_t) s);
+
+		if (why && params->sub_weight[s])
+			fprintf(out, "%s: %sWEIGHT: %s; its value is always 0\n",
+				path, prism_moab_sub_name((prism_moab_sub_t) s),
+				why);
+	}
+}
+
+/* ---- slurm.conf ------------------------------------------------------- */
+
+/* The keys `prism check` needs from slurm.conf: the last of each. */
+typedef struct {
+	char *params;		/* PriorityParameters, NULL: not set */
+	char *type;		/* PriorityType, NULL: not set */
+} _slurm_conf_t;
+
+static void _slurm_conf_free(_slurm_conf_t *c)
+{
+	free(c->params);
+	free(c->type);
+	c->params = c->type = NULL;
+}
+
+static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
+		      int depth);
+
+/* Cut a comment off 'line': '#' outside quotes and not after '\'. */
+static void _strip_comment(char *line)
+{
+	bool quoted = false;
+
+	for (char *p = line; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '#' && !quoted && (p == line || p[-1] != '\\')) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+/* Keep a copy of 'val' in *slot; -1 when out of memory. */
+static int _keep(char **slot, const char *val, size_t len)
+{
+	char *v = malloc(len + 1);
+
+	if (!v)
+		return -1;
+	memcpy(v, val, len);
+	v[len] = '\0';
+	free(*slot);
+	*slot = v;
+	return 0;
+}
+
+/*
+ * One line of slurm.conf: "Include FILE" or KEY=VALUE items separated by
+ * blanks (a VALUE may be quoted). Returns 0, or 1 after printing an error.
+ */
+static int _conf_line(char *line, const char *path, const char *dir,
+		      _slurm_conf_t *c, int depth)
+{
+	char *p = line;
+
+	_strip_comment(line);
+	while (isspace((unsigned char) *p))
+		p++;
+	if (!strncasecmp(p, "include", 7) && isspace((unsigned char) p[7])) {
+		char *file = p + 8, *end;
+
+		while (isspace((unsigned char) *file))
+			file++;
+		end = file + strlen(file);
+		while (end > file && isspace((unsigned char) end[-1]))
+			*--end = '\0';
+		if (!*file)
+			return 0;
+		return _conf_file(file, dir, c, depth + 1);
+	}
+	while (*p) {
+		char *key = p, *eq, *val;
+		size_t klen, vlen;
+
+		while (*p && !isspace((unsigned char) *p) && *p != '=')
+			p++;
+		klen = (size_t) (p - key);
+		eq = p;
+		if (*eq != '=') {	/* a word without '=': not ours */
+			while (isspace((unsigned char) *p))
+				p++;
+			continue;
+		}
+		val = ++p;
+		if (*val == '"') {
+			val = ++p;
+			while (*p && *p != '"')
+				p++;
+			vlen = (size_t) (p - val);
+			if (*p)
+				p++;
+		} else {
+			while (*p && !isspace((unsigned char) *p))
+				p++;
+			vlen = (size_t) (p - val);
+		}
+		if ((klen == 18 && !strncasecmp(key, "PriorityParameters", 18) &&
+		     _keep(&c->params, val, vlen)) ||
+		    (klen == 12 && !strncasecmp(key, "PriorityType", 12) &&
+		     _keep(&c->type, val, vlen))) {
+			fprintf(stderr, "%s: out of memory\n", path);
+			return 1;
+		}
+		while (isspace((unsigned char) *p))
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * Scan the slurm.conf 'path' into 'c'; an Include of a relative path is
+ * read from 'dir' (slurm.conf's directory, as slurmctld does). Returns 0,
+ * or 1 after printing an error.
+ */
+static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
+		      int depth)
+{
+	char full[4096], *line = NULL, *acc = NULL;
+	size_t cap = 0, acc_len = 0;
+	ssize_t n;
+	FILE *f;
+	int rc = 0;
+
+	if (depth > INCLUDE_DEPTH_MAX) {
+		fprintf(stderr, "%s: Include nested deeper than %d files\n",
+			path, INCLUDE_DEPTH_MAX);
+		return 1;
+	}
+	if (path[0] != '/' && depth && dir)
+		snprintf(full, sizeof(full), "%s/%s", dir, path);
+	else
+		snprintf(full, sizeof(full), "%s", path);
+	f = fopen(full, "r");
+	if (!f) {
+		fprintf(stderr, "%s: cannot open: %s\n", full, strerror(errno));
+		return 1;
+	}
+	/* a line ending in '\' goes on on the next one */
+	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t) n;
+		bool more;
+		char *grown;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		more = len && line[len - 1] == '\\';
+		if (more)
+			line[--len] = '\0';
+		grown = realloc(acc, acc_len + len + 1);
+		if (!grown) {
+			fprintf(stderr, "%s: out of memory\n", full);
+			rc = 1;
+			break;
+		}
+		acc = grown;
+		memcpy(acc + acc_len, line, len + 1);
+		acc_len += len;
+		if (more)
+			continue;
+		rc = _conf_line(acc, full, dir, c, depth);
+		acc_len = 0;
+	}
+	if (!rc && acc_len)
+		rc = _conf_line(acc, full, dir, c, depth);
+	free(acc);
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* The slurm.conf to read: 'opt', else $SLURM_CONF, else the default. */
+static const char *_slurm_conf_path(const char *opt)
+{
+	const char *env = getenv("SLURM_CONF");
+
+	if (opt)
+		return opt;
+	if (env && *env)
+		return env;
+	return DEFAULT_SLURM_CONF;
+}
+
+/* ---- check ------------------------------------------------------------ */
+
+static int _check_moab(const char *path)
+{
+	prism_error_t err = { "" };
+	prism_moab_policy_t *pol = cli_moab_read(path, &err);
+
+	if (!pol) {
+		fprintf(stderr, "%s\n", err.text);
+		return CLI_ERROR;
+	}
+	cli_moab_notices(pol, path, stdout);
+	printf("%s: OK (policy=moab)\n", path);
+	prism_moab_policy_free(pol);
+	return CLI_OK;
+}
+
+/*
+ * Hook for policy=gridengine: once the Grid Engine core (prism_ge_conf)
+ * is part of the build, read 'path' with prism_file_read() and
+ * prism_ge_conf_parse(), print prism_ge_policy_notice()s and "PATH: OK
+ * (policy=gridengine)", as _check_moab() does.
+ */
+static int _check_gridengine(const char *path)
+{
+	fprintf(stderr, "%s: policy=gridengine is not available in this version of Prism\n",
+		path);
+	return CLI_ERROR;
+}
+
+static int _check_file(prism_policy_t policy, const char *path)
+{
+	switch (policy) {
+	case PRISM_POLICY_MOAB:
+		return _check_moab(path);
+	case PRISM_POLICY_GRIDENGINE:
+		return _check_gridengine(path);
+	case PRISM_POLICY_MULTIFACTOR:
+		break;
+	}
+	printf("PriorityParameters: policy=multifactor reads no file\n");
+	return CLI_OK;
+}
+
+/* Say so when slurmctld would not load Prism at all. */
+static void _check_type(const char *conf_path, const char *type)
+{
+	if (!type)
+		printf("%s: note: PriorityType is not set (Slurm's default is priority/basic): slurmctld does not run Prism\n",
+		       conf_path);
+	else if (strcasecmp(type, "priority/prism"))
+		printf("%s: note: PriorityType=%s: slurmctld does not run Prism (PriorityType=priority/prism)\n",
+		       conf_path, type);
+}
+
+/*
+ * The policy slurm.conf 'conf_path' selects into 'params', and its file
+ * into 'path'. Returns 0, or CLI_ERROR after printing why.
+ */
+static int _policy_from_conf(const char *conf_path, prism_params_t *params,
+			     char *path, size_t size)
+{
+	_slurm_conf_t c = { NULL, NULL };
+	prism_error_t err = { "" };
+	char dir[4096], *slash;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s", conf_path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	rc = _conf_file(conf_path, dir, &c, 0);
+	if (!rc) {
+		_check_type(conf_path, c.type);
+		if (prism_params_parse(c.params, params, &err) ||
+		    (params->policy != PRISM_POLICY_MULTIFACTOR &&
+		     prism_params_config_path(params, conf_path, path, size,
+					      &err))) {
+			fprintf(stderr, "%s: %s\n", conf_path, err.text);
+			rc = CLI_ERROR;
+		}
+	}
+	_slurm_conf_free(&c);
+	return rc ? CLI_ERROR : CLI_OK;
+}
+
+extern int cli_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slurm-conf", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *conf_opt = NULL, *file = NULL;
+	char path[PRISM_PARAMS_MAX + 64];
+	prism_params_t params;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 's')
+			conf_opt = optarg;
+		else if (optopt == 's')
+			return cli_usage_error("check: --slurm-conf needs a file");
+		else
+			return cli_usage_error("check: unknown option '%s'",
+					       argv[optind - 1]);
+	}
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("check: unexpected argument '%s'",
+				       argv[optind]);
+	/* a file alone is a Moab policy file */
+	if (file && !conf_opt)
+		return _check_moab(file);
+	rc = _policy_from_conf(_slurm_conf_path(conf_opt), &params, path,
+			       sizeof(path));
+	if (rc)
+		return rc;
+	/* a file with --slurm-conf: checked as the policy slurm.conf names */
+	if (file && params.policy == PRISM_POLICY_MULTIFACTOR) {
+		fprintf(stderr, "%s: PriorityParameters: policy=multifactor reads no file, %s is not used\n",
+			_slurm_conf_path(conf_opt), file);
+		return CLI_ERROR;
+	}
+	return _check_file(params.policy, file ? file : path);
+}
+
+/* ---- convert ---------------------------------------------------------- */
+
+static void _convert_header(const char *path, FILE *out)
+{
+	fprintf(out,
+		"# Prism policy file (PriorityParameters=policy=moab), made by\n"
+		"#     prism convert %s\n"
+		"# The priority parameters of that file are kept as they were;\n"
+		"# every other parameter is commented out where it stood, as\n"
+		"# \"# ignored (not about priority): ...\" (Slurm's own settings\n"
+		"# cover resource managers, nodes, limits and logging).\n"
+		"#\n"
+		"# To use it: save it, for example as /etc/slurm/prism.conf, check\n"
+		"# it with `prism check /etc/slurm/prism.conf`, and set in slurm.conf\n"
+		"#     PriorityType=priority/prism\n"
+		"#     PriorityParameters=policy=moab,config=/etc/slurm/prism.conf\n"
+		"# (without config= Prism reads prism.conf next to slurm.conf).\n"
+		"# slurmctld reads it at start and on `scontrol reconfigure`.\n"
+		"\n",
+		path);
+}
+
+/*
+ * Write the converted 'text' of 'len' bytes (already parsed whole, so
+ * every line is good) to 'out'. Returns 0, or CLI_ERROR after printing
+ * the error of a line.
+ */
+static int _convert_lines(const char *path, const char *text, size_t len,
+			  FILE *out, unsigned *kept, unsigned *ignored)
+{
+	char line[PRISM_MOAB_LINE_MAX + 1];
+	prism_error_t err = { "" };
+	unsigned lineno = 0;
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
+		prism_moab_line_t kind;
+
+		lineno++;
+		if (n > PRISM_MOAB_LINE_MAX) {
+			fprintf(stderr, "%s:%u: line is longer than %d bytes\n",
+				path, lineno, PRISM_MOAB_LINE_MAX);
+			return CLI_ERROR;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+		if (prism_moab_conf_line(line, path, lineno, &kind, &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			return CLI_ERROR;
+		}
+		switch (kind) {
+		case PRISM_MOAB_LINE_BLANK:
+			fprintf(out, "%s\n", line);
+			break;
+		case PRISM_MOAB_LINE_MIXED:
+			fprintf(out, "# note: only the priority attributes of the next line count; Prism ignores the others\n");
+			/* fall through */
+		case PRISM_MOAB_LINE_PRIORITY:
+			fprintf(out, "%s\n", line);
+			(*kept)++;
+			break;
+		case PRISM_MOAB_LINE_IGNORED:
+			fprintf(out, "# ignored (not about priority): %s\n",
+				line);
+			(*ignored)++;
+			break;
+		}
+	}
+	return CLI_OK;
+}
+
+extern int cli_convert(int argc, char **argv)
+{
+	prism_moab_policy_t *pol = NULL;
+	prism_error_t err = { "" };
+	unsigned kept = 0, ignored = 0;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (argc < 2)
+		return cli_usage_error("convert: missing MOAB.CFG");
+	if (argc > 2)
+		return cli_usage_error("convert: unexpected argument '%s'",
+				       argv[2]);
+	if (argv[1][0] == '-' && argv[1][1])
+		return cli_usage_error("convert: unknown option '%s'",
+				       argv[1]);
+	/* the whole file first: its errors, with file and line, before any
+	 * output, and the checks that span lines */
+	if (prism_file_read(argv[1], &text, &len, &err) ||
+	    prism_moab_conf_parse(text, len, argv[1], &pol, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		free(text);
+		return CLI_ERROR;
+	}
+	prism_moab_policy_free(pol);
+	_convert_header(argv[1], stdout);
+	rc = _convert_lines(argv[1], text, len, stdout, &kept, &ignored);
+	free(text);
+	if (rc)
+		return rc;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "prism: convert: cannot write the output: %s\n",
+			strerror(errno));
+		return CLI_ERROR;
+	}
+	fprintf(stderr, "%s: %u priority line%s kept, %u other line%s commented out\n",
+		argv[1], kept, kept == 1 ? "" : "s", ignored,
+		ignored == 1 ? "" : "s");
+	return CLI_OK;
+}

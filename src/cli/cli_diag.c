@@ -1,0 +1,646 @@
+/*****************************************************************************\
+ *  cli_diag.c - the explain view of `prism explain` built from records the
+ *  controller sent: each pending job read into the Moab core's job the
+ *  way the plugin reads its job record (src/plugin/prism_moab_job.c), its
+ *  priority recomputed, and the mdiag -p table of prism_moab_diag.
+ *
+ *  Only Slurm's public types are used here, no RPC and no libslurm call,
+ *  so tests/cli/test_cli_diag.c can feed it records of its own.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "prism_cli.h"
+#include "prism_idmap.h"
+#include "prism_moab_diag.h"
+
+/* Room for one line of the table and for one job's --long text. */
+#define LINE_MAX_LEN 4096
+#define EXPLAIN_MAX_LEN 16384
+
+struct cli_jobmap {
+	const prism_moab_policy_t *pol;
+	prism_idmap_t *uids, *gids;	/* to USER, GROUP handles */
+	prism_moab_users_t *users;	/* active jobs per user */
+	int64_t now;
+};
+
+static uint32_t _base_state(const slurm_job_info_t *job)
+{
+	return job->job_state & JOB_STATE_BASE;
+}
+
+static bool _pending(const slurm_job_info_t *job)
+{
+	return _base_state(job) == JOB_PENDING;
+}
+
+/* Processors, as the plugin's prism_job_cpus(): for a pending job its
+ * maximum when it gave one (sent as 0 when not), else its minimum. */
+static uint32_t _procs(const slurm_job_info_t *job)
+{
+	if (_pending(job) && job->max_cpus)
+		return job->max_cpus;
+	return job->num_cpus;
+}
+
+/* The wall-clock limit in seconds, 0 for none (Slurm sends the
+ * partition's limit for a job without one). */
+static int64_t _wclimit(const slurm_job_info_t *job)
+{
+	if (job->time_limit == INFINITE || job->time_limit == NO_VAL)
+		return 0;
+	return (int64_t) job->time_limit * 60;
+}
+
+extern cli_jobmap_t *cli_jobmap_create(const prism_moab_policy_t *pol,
+				       const slurm_job_info_t *jobs,
+				       uint32_t job_cnt, int64_t now)
+{
+	cli_jobmap_t *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->pol = pol;
+	m->now = now;
+	m->uids = prism_idmap_create();
+	m->gids = prism_idmap_create();
+	m->users = prism_moab_users_create();
+	if (!m->uids || !m->gids || !m->users) {
+		cli_jobmap_free(m);
+		return NULL;
+	}
+	/* FSJPU, FSPPU, FSPSPU: the user's running and suspended jobs */
+	for (uint32_t i = 0; i < job_cnt; i++) {
+		uint32_t st = _base_state(&jobs[i]);
+
+		if (st != JOB_RUNNING && st != JOB_SUSPENDED)
+			continue;
+		if (prism_moab_users_add(m->users, jobs[i].user_id,
+					 _procs(&jobs[i]),
+					 _wclimit(&jobs[i]))) {
+			cli_jobmap_free(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
+extern void cli_jobmap_free(cli_jobmap_t *m)
+{
+	if (!m)
+		return;
+	prism_idmap_free(m->uids);
+	prism_idmap_free(m->gids);
+	prism_moab_users_free(m->users);
+	free(m);
+}
+
+/* USER handle: the name the controller sent, else the local one, else
+ * "nobody", as Slurm's uid_to_string() gives the plugin. */
+static uint32_t _user(cli_jobmap_t *m, const slurm_job_info_t *job)
+{
+	const char *name = job->user_name;
+	struct passwd *pw;
+	uint32_t h;
+
+	if (prism_idmap_get(m->uids, job->user_id, &h))
+		return h;
+	if (!name || !*name) {
+		pw = getpwuid((uid_t) job->user_id);
+		name = pw ? pw->pw_name : "nobody";
+	}
+	h = prism_moab_cred_find(m->pol, PRISM_MOAB_USER, name);
+	(void) prism_idmap_put(m->uids, job->user_id, h);
+	return h;
+}
+
+static uint32_t _group(cli_jobmap_t *m, uint32_t gid)
+{
+	struct group *gr;
+	uint32_t h;
+
+	if (prism_idmap_get(m->gids, gid, &h))
+		return h;
+	gr = getgrgid((gid_t) gid);
+	h = gr ? prism_moab_cred_find(m->pol, PRISM_MOAB_GROUP, gr->gr_name)
+	       : PRISM_MOAB_NONE;
+	(void) prism_idmap_put(m->gids, gid, h);
+	return h;
+}
+
+static uint32_t _named(const prism_moab_policy_t *pol,
+		       prism_moab_cred_kind_t kind, const char *name)
+{
+	return name && *name ? prism_moab_cred_find(pol, kind, name)
+			     : PRISM_MOAB_NONE;
+}
+
+/* Moab's name for the state of 'job', as the plugin's _state(). */
+static prism_moab_state_t _state(const slurm_job_info_t *job, int64_t now)
+{
+	if (job->job_state & JOB_CONFIGURING)
+		return PRISM_MOAB_STARTING;
+	if (_base_state(job) == JOB_RUNNING)
+		return PRISM_MOAB_RUNNING;
+	if (_base_state(job) == JOB_SUSPENDED)
+		return PRISM_MOAB_SUSPENDED;
+	if (!job->priority)
+		return PRISM_MOAB_HOLD;
+	/* eligible_time is the job's begin time */
+	if (job->state_reason == WAIT_DEPENDENCY || job->eligible_time > now)
+		return PRISM_MOAB_BLOCKED;
+	return PRISM_MOAB_IDLE;
+}
+
+/* sprio's admin-set priority (a double) as Slurm's 32-bit priority. */
+static uint32_t _prio32(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= (double) UINT32_MAX ? UINT32_MAX : (uint32_t) v;
+}
+
+/* USERPRIO: nice -N asks for more priority, so the value is -nice. */
+static int32_t _user_prio(uint32_t nice)
+{
+	int64_t v = (int64_t) NICE_OFFSET - (int64_t) nice;
+
+	if (v > INT32_MAX)
+		return INT32_MAX;
+	return v < INT32_MIN ? INT32_MIN : (int32_t) v;
+}
+
+/* Seconds a running or suspended job has run. */
+static int64_t _exec_time(const slurm_job_info_t *job, int64_t now)
+{
+	if (_base_state(job) == JOB_SUSPENDED)
+		return job->pre_sus_time;
+	if (job->suspend_time && now > job->suspend_time)
+		return job->pre_sus_time + (now - job->suspend_time);
+	if (job->start_time && now > job->start_time)
+		return now - job->start_time;
+	return 0;
+}
+
+extern void cli_job_inputs(cli_jobmap_t *m, const slurm_job_info_t *job,
+			   const partition_info_t *part, double direct_prio,
+			   prism_moab_job_t *in, prism_moab_totals_t *tot)
+{
+	const prism_moab_policy_t *pol = m->pol;
+	int64_t now = m->now;
+	uint64_t mem = 0;
+
+	*in = (prism_moab_job_t) {
+		.procs = _procs(job),
+		.nodes = job->num_nodes,
+		.start_count = job->restart_cnt,
+		.deadline = job->deadline,
+		.user_prio = _user_prio(job->nice),
+		.state = _state(job, now),
+		.attr_mask = prism_moab_attr_mask(pol, job->features),
+		.gres_mask = prism_moab_gres_mask(pol, job->tres_per_job) |
+			     prism_moab_gres_mask(pol, job->tres_per_node) |
+			     prism_moab_gres_mask(pol, job->tres_per_socket) |
+			     prism_moab_gres_mask(pol, job->tres_per_task) |
+			     prism_moab_gres_mask(pol, job->licenses),
+		.wclimit = _wclimit(job),
+	};
+	in->cred[PRISM_MOAB_USER] = _user(m, job);
+	in->cred[PRISM_MOAB_GROUP] = _group(m, job->group_id);
+	in->cred[PRISM_MOAB_ACCOUNT] = _named(pol, PRISM_MOAB_ACCOUNT,
+					      job->account);
+	in->cred[PRISM_MOAB_QOS] = _named(pol, PRISM_MOAB_QOS, job->qos);
+	in->cred[PRISM_MOAB_CLASS] = _named(pol, PRISM_MOAB_CLASS,
+					    part ? part->name : NULL);
+	*tot = (prism_moab_totals_t) { .procs = 0 };
+	if (part) {
+		in->class_prio = part->priority_job_factor;
+		tot->procs = part->total_cpus;
+		if (prism_moab_diag_tres_mb(part->tres_fmt_str, "mem", &mem))
+			mem = 0;
+		tot->mem_mb = mem;
+		in->part = tot;
+	}
+	if (prism_moab_diag_tres_mb(job->tres_req_str, "mem", &mem))
+		mem = 0;
+	in->mem_mb = mem;
+	in->disk_mb = (uint64_t) job->pn_min_tmp_disk * in->nodes;
+	if (job->accrue_time && now > job->accrue_time)
+		in->queue_time = now - job->accrue_time;
+	if (in->state == PRISM_MOAB_RUNNING ||
+	    in->state == PRISM_MOAB_SUSPENDED)
+		in->exec_time = _exec_time(job, now);
+	if (direct_prio > 0)
+		in->sys_prio = prism_moab_sys_prio(pol, _prio32(direct_prio));
+	prism_moab_users_fill(m->users, job->user_id, in);
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+/* One job of the table. */
+typedef struct {
+	const slurm_job_info_t *job;
+	const priority_factors_object_t *f;	/* its row in sprio */
+	const partition_info_t *part;
+	uint32_t rows;				/* its rows in sprio */
+	prism_moab_result_t res;		/* recomputed */
+	prism_moab_diag_row_t row;
+} _entry_t;
+
+static int _cmp_job_id(const void *a, const void *b)
+{
+	const slurm_job_info_t *x = *(const slurm_job_info_t *const *) a;
+	const slurm_job_info_t *y = *(const slurm_job_info_t *const *) b;
+
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
+}
+
+/* Highest Slurm priority first, as mdiag -p, then by job id. */
+static int _cmp_entry(const void *a, const void *b)
+{
+	const _entry_t *x = a, *y = b;
+
+	if (x->row.slurm != y->row.slurm)
+		return x->row.slurm > y->row.slurm ? -1 : 1;
+	return (x->job->job_id > y->job->job_id) -
+	       (x->job->job_id < y->job->job_id);
+}
+
+static const slurm_job_info_t *_find_job(const slurm_job_info_t **sorted,
+					 uint32_t cnt, uint32_t id)
+{
+	slurm_job_info_t key = { .job_id = id };
+	const slurm_job_info_t *kp = &key, **hit;
+
+	hit = bsearch(&kp, sorted, cnt, sizeof(*sorted), _cmp_job_id);
+	return hit ? *hit : NULL;
+}
+
+static const partition_info_t *_find_part(const cli_explain_t *x,
+					  const char *name)
+{
+	for (uint32_t i = 0; name && i < x->part_cnt; i++)
+		if (x->parts[i].name && !strcmp(x->parts[i].name, name))
+			return &x->parts[i];
+	return NULL;
+}
+
+static bool _asked(const cli_explain_t *x, uint32_t id)
+{
+	if (!x->id_cnt)
+		return true;
+	for (uint32_t i = 0; i < x->id_cnt; i++)
+		if (x->ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Is 'part' the first partition of the comma list 'list'? */
+static bool _first_part(const char *list, const char *part)
+{
+	size_t n;
+
+	if (!list || !part)
+		return false;
+	n = strcspn(list, ",");
+	return strlen(part) == n && !strncmp(list, part, n);
+}
+
+/*
+ * The Slurm priority of sprio's row 'f' and its columns into 'cols':
+ * the Moab layer puts the components into AGE, ASSOC, FAIRSHARE, JOBSIZE,
+ * PARTITION and QOS and the rest into SITE (offset by NICE_OFFSET); an
+ * admin-set priority comes as direct_prio alone. Returns false when the
+ * row carries no columns (the plugin could not compute the job).
+ */
+static bool _columns(const priority_factors_object_t *f,
+		     const slurm_job_info_t *job, prism_moab_diag_row_t *row,
+		     prism_moab_columns_t *cols)
+{
+	int64_t sum;
+
+	memset(cols, 0, sizeof(*cols));
+	cols->exact = true;
+	row->slurm = job->priority;
+	if (f->direct_prio > 0) {
+		row->sys = true;
+		row->slurm = _prio32(f->direct_prio);
+		return true;
+	}
+	if (!f->priority_site && !f->nice)
+		return false;
+	cols->serv = (int64_t) f->priority_age;
+	cols->cred = (int64_t) f->priority_assoc;
+	cols->fs = (int64_t) f->priority_fs;
+	cols->res = (int64_t) f->priority_js;
+	cols->attr = (int64_t) f->priority_part;
+	cols->target_usage = (int64_t) f->priority_qos;
+	cols->rest = (int64_t) f->priority_site - (int64_t) NICE_OFFSET -
+		     ((int64_t) f->nice - (int64_t) NICE_OFFSET);
+	sum = cols->serv + cols->cred + cols->fs + cols->res + cols->attr +
+	      cols->target_usage + cols->rest;
+	for (uint32_t t = 0; f->priority_tres && t < f->tres_cnt; t++)
+		sum += (int64_t) f->priority_tres[t];
+	if (sum > 0 && sum <= UINT32_MAX)
+		row->slurm = (uint32_t) sum;
+	return true;
+}
+
+/* Recompute 'e' at the plugin's last pass and fill its table row. */
+static int _compute(const cli_explain_t *x, cli_jobmap_t *m, _entry_t *e,
+		    FILE *err_out)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(x->pol);
+	prism_moab_pass_t pass = { .pol = x->pol, .usage = x->usage,
+				   .now = x->now };
+	prism_moab_totals_t tot;
+	prism_moab_job_t in;
+	prism_moab_columns_t cols;
+	prism_error_t err = { "" };
+	bool known;
+
+	memset(&e->row, 0, sizeof(e->row));
+	snprintf(e->row.label, sizeof(e->row.label), "%" PRIu32,
+		 e->job->job_id);
+	known = _columns(e->f, e->job, &e->row, &cols);
+	cli_job_inputs(m, e->job, e->part, e->f->direct_prio, &in, &tot);
+	if (prism_moab_prio(&pass, &in, &e->res, &err)) {
+		fprintf(err_out, "prism: job %" PRIu32 ": %s\n", e->job->job_id,
+			err.text);
+		return CLI_ERROR;
+	}
+	prism_moab_diag_row_fill(&e->row, x->pol, &e->res, &cols);
+	e->row.comp_known = known;
+	if (!x->usage && p->fs_policy != PRISM_MOAB_FS_OFF)
+		for (int s = PRISM_MS_FSUSER; s <= PRISM_MS_FSCLASS; s++)
+			e->row.unknown[s] = true;
+	return CLI_OK;
+}
+
+static const char *_state_name(const slurm_job_info_t *job)
+{
+	static const char *names[] = {
+		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+		"DEADLINE", "OUT_OF_MEMORY",
+	};
+	uint32_t st = _base_state(job);
+
+	return st < sizeof(names) / sizeof(names[0]) ? names[st] : "UNKNOWN";
+}
+
+/*
+ * Notes for the jobs asked for that have no row ('shown' flags the jobs
+ * of x->jobs that have one), or, when none was asked for, how many
+ * pending jobs are not ranked.
+ */
+static void _notes_missing(const cli_explain_t *x,
+			   const slurm_job_info_t **sorted, const bool *shown,
+			   FILE *out)
+{
+	uint32_t hidden = 0;
+
+	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
+		hidden += _pending(&x->jobs[i]) && !shown[i];
+	if (hidden)
+		fprintf(out, "%" PRIu32 " pending job%s held or not eligible yet: not ranked, not shown (ask for one by its id)\n",
+			hidden, hidden == 1 ? " is" : "s are");
+	for (uint32_t i = 0; i < x->id_cnt; i++) {
+		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
+							x->ids[i]);
+
+		if (job && shown[job - x->jobs])
+			continue;
+		if (!job)
+			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
+				x->ids[i]);
+		else if (!_pending(job))
+			fprintf(out, "job %" PRIu32 ": not pending (%s)\n",
+				x->ids[i], _state_name(job));
+		else if (!job->priority)
+			fprintf(out, "job %" PRIu32 ": held (priority 0), not ranked%s%s\n",
+				x->ids[i], job->state_desc ? ": " : "",
+				job->state_desc ? job->state_desc : "");
+		else
+			fprintf(out, "job %" PRIu32 ": pending but not ranked by the controller (not eligible yet: begin time or dependency)\n",
+				x->ids[i]);
+	}
+}
+
+/* Why the recomputed priority of 'e' may differ from the controller's. */
+static const char *_why(const cli_explain_t *x, const _entry_t *e)
+{
+	if (!e->row.comp_known)
+		return "the controller has no factors for it (see slurmctld's log)";
+	if (e->row.unknown[PRISM_MS_FSUSER])
+		return "fair-share usage unknown here";
+	if (e->job->submit_time > x->now)
+		return "submitted after the plugin's last pass";
+	return "the job, its partition or the policy changed since the plugin's last pass";
+}
+
+static void _notes(const cli_explain_t *x, const _entry_t *entries,
+		   uint32_t n, FILE *out)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		const _entry_t *e = &entries[k];
+
+		if (e->rows > 1)
+			fprintf(out, "job %" PRIu32 ": pending in %s; shown in %s (sprio shows one row per partition)\n",
+				e->job->job_id, e->job->partition,
+				e->f->partition ? e->f->partition : "?");
+		if (e->res.reject)
+			fprintf(out, "job %" PRIu32 ": recomputed Moab priority %" PRId64 " is negative and REJECTNEGPRIOJOBS holds it, controller %" PRIu32 ": %s\n",
+				e->job->job_id, e->res.prio, e->row.slurm,
+				_why(x, e));
+		else if (e->res.slurm != e->row.slurm)
+			fprintf(out, "job %" PRIu32 ": recomputed %" PRIu32 ", controller %" PRIu32 ": %s\n",
+				e->job->job_id, e->res.slurm, e->row.slurm,
+				_why(x, e));
+	}
+}
+
+static int _long(const cli_explain_t *x, const _entry_t *entries, uint32_t n,
+		 FILE *out, FILE *err_out)
+{
+	char *buf = malloc(EXPLAIN_MAX_LEN);
+	prism_error_t err = { "" };
+
+	if (!buf) {
+		fprintf(err_out, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		const _entry_t *e = &entries[k];
+
+		if (prism_moab_explain(x->pol, &e->res, buf, EXPLAIN_MAX_LEN,
+				       &err) < 0) {
+			fprintf(err_out, "prism: job %" PRIu32 ": %s\n",
+				e->job->job_id, err.text);
+			free(buf);
+			return CLI_ERROR;
+		}
+		fprintf(out, "\njob %" PRIu32 " in %s, recomputed: %s",
+			e->job->job_id,
+			e->part && e->part->name ? e->part->name : "?", buf);
+	}
+	free(buf);
+	return CLI_OK;
+}
+
+/* Print the table of the 'n' 'entries'. */
+static int _table(const cli_explain_t *x, const _entry_t *entries,
+		  uint32_t n, FILE *out, FILE *err_out)
+{
+	prism_moab_diag_cols_t cols;
+	prism_moab_diag_sum_t sum;
+	prism_error_t err = { "" };
+	char line[LINE_MAX_LEN];
+	bool sys = false;
+
+	memset(&sum, 0, sizeof(sum));
+	prism_moab_diag_cols(x->pol, &cols);
+	fprintf(out, "diagnosing job priority information (partition: ALL)\n\n");
+	if (prism_moab_diag_header(&cols, line, sizeof(line), &err) < 0)
+		goto fail;
+	fputs(line, out);
+	if (prism_moab_diag_weights(&cols, x->pol, line, sizeof(line),
+				    &err) < 0)
+		goto fail;
+	fputs(line, out);
+	fputs("\n", out);
+	for (uint32_t k = 0; k < n; k++) {
+		if (prism_moab_diag_row(&cols, &entries[k].row, line,
+					sizeof(line), &err) < 0)
+			goto fail;
+		fputs(line, out);
+		prism_moab_diag_add(&sum, x->pol, &entries[k].row);
+		sys |= entries[k].row.sys;
+	}
+	if (prism_moab_diag_footer(&cols, &sum, line, sizeof(line), &err) < 0)
+		goto fail;
+	fputs("\n", out);
+	fputs(line, out);
+	if (sys)
+		fputs("\n* indicates system prio set on job\n", out);
+	return CLI_OK;
+fail:
+	fprintf(err_out, "prism: %s\n", err.text);
+	return CLI_ERROR;
+}
+
+/* The partition of 'e': its sprio row's, else the job's first. */
+static const partition_info_t *_entry_part(const cli_explain_t *x,
+					   const _entry_t *e)
+{
+	const partition_info_t *part = _find_part(x, e->f->partition);
+	char first[256];
+
+	if (part || !e->job->partition)
+		return part;
+	snprintf(first, sizeof(first), "%.*s",
+		 (int) strcspn(e->job->partition, ","), e->job->partition);
+	return _find_part(x, first);
+}
+
+/*
+ * The jobs of the table into 'entries' (room for one per sprio row): one
+ * per pending job asked for with a row in sprio, the row of its first
+ * partition when it has several. Returns how many, or -1 when out of
+ * memory.
+ */
+static int64_t _collect(const cli_explain_t *x,
+			const slurm_job_info_t **sorted, _entry_t *entries)
+{
+	prism_idmap_t *index = prism_idmap_create();	/* job id -> entry */
+	uint32_t n = 0;
+
+	if (!index)
+		return -1;
+	for (uint32_t i = 0; i < x->factor_cnt; i++) {
+		const priority_factors_object_t *f = x->factors[i];
+		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
+							f->job_id);
+		uint32_t k;
+		bool better;
+
+		if (!job || !_pending(job) || !_asked(x, job->job_id))
+			continue;
+		if (!prism_idmap_get(index, job->job_id, &k)) {
+			if (prism_idmap_put(index, job->job_id, n)) {
+				prism_idmap_free(index);
+				return -1;
+			}
+			k = n++;
+			entries[k] = (_entry_t) { .job = job, .f = f };
+		}
+		better = _first_part(job->partition, f->partition) &&
+			 !_first_part(job->partition, entries[k].f->partition);
+		if (better)
+			entries[k].f = f;
+		entries[k].rows++;
+	}
+	prism_idmap_free(index);
+	for (uint32_t k = 0; k < n; k++)
+		entries[k].part = _entry_part(x, &entries[k]);
+	return n;
+}
+
+extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err)
+{
+	const slurm_job_info_t **sorted = NULL;
+	_entry_t *entries = NULL;
+	cli_jobmap_t *m = NULL;
+	bool *shown = NULL;
+	uint32_t n;
+	int64_t got;
+	int rc = CLI_ERROR;
+
+	sorted = calloc(x->job_cnt + 1, sizeof(*sorted));
+	shown = calloc(x->job_cnt + 1, sizeof(*shown));
+	entries = calloc(x->factor_cnt + 1, sizeof(*entries));
+	m = cli_jobmap_create(x->pol, x->jobs, x->job_cnt, x->now);
+	if (!sorted || !shown || !entries || !m) {
+		fprintf(err, "prism: out of memory\n");
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->job_cnt; i++)
+		sorted[i] = &x->jobs[i];
+	qsort(sorted, x->job_cnt, sizeof(*sorted), _cmp_job_id);
+	got = _collect(x, sorted, entries);
+	if (got < 0) {
+		fprintf(err, "prism: out of memory\n");
+		goto out;
+	}
+	n = (uint32_t) got;
+	for (uint32_t k = 0; k < n; k++) {
+		shown[entries[k].job - x->jobs] = true;
+		if (_compute(x, m, &entries[k], err))
+			goto out;
+	}
+	qsort(entries, n, sizeof(*entries), _cmp_entry);
+
+	if (n && _table(x, entries, n, out, err))
+		goto out;
+	if (!n)
+		fprintf(out, "no pending job to show\n");
+	if (n || x->id_cnt)
+		fputs("\n", out);
+	_notes(x, entries, n, out);
+	_notes_missing(x, sorted, shown, out);
+	rc = x->long_fmt ? _long(x, entries, n, out, err) : CLI_OK;
+out:
+	cli_jobmap_free(m);
+	free(entries);
+	free(shown);
+	free(sorted);
+	return rc;
+}

@@ -1,0 +1,333 @@
+/*****************************************************************************\
+ *  cli_explain.c - `prism explain`: Moab's mdiag -p view of the pending
+ *  jobs, from the running slurmctld. The controller's configuration says
+ *  which policy file and StateSaveLocation the plugin uses; the job,
+ *  sprio and partition RPCs give the records (PrivateData applies to
+ *  them as to squeue and sprio); cli_diag.c builds the view.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <slurm/slurm_errno.h>
+
+#include "prism_cli.h"
+#include "prism_file.h"
+#include "prism_params.h"
+#include "prism_state.h"
+
+/* What the RPCs returned; freed by _records_free(). */
+typedef struct {
+	slurm_conf_t *conf;
+	job_info_msg_t *jobs;
+	priority_factors_response_msg_t *prio;
+	partition_info_msg_t *parts;
+	priority_factors_object_t **factors;
+	uint32_t factor_cnt;
+} _records_t;
+
+static void _records_free(_records_t *r)
+{
+	free(r->factors);
+	if (r->parts)
+		slurm_free_partition_info_msg(r->parts);
+	if (r->prio)
+		slurm_free_priority_factors_response_msg(r->prio);
+	if (r->jobs)
+		slurm_free_job_info_msg(r->jobs);
+	if (r->conf)
+		slurm_free_ctl_conf(r->conf);
+}
+
+/* Read the job ids of argv[optind..] into a new array *ids. */
+static int _job_ids(int argc, char **argv, uint32_t **ids, uint32_t *cnt)
+{
+	*cnt = 0;
+	*ids = calloc((size_t) argc + 1, sizeof(**ids));
+	if (!*ids) {
+		fprintf(stderr, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
+	for (; optind < argc; optind++) {
+		const char *s = argv[optind];
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (s[0] < '0' || s[0] > '9' || *end || errno || !v ||
+		    v >= NO_VAL) {
+			free(*ids);
+			*ids = NULL;
+			return cli_usage_error("explain: '%s' is not a job id",
+					       s);
+		}
+		(*ids)[(*cnt)++] = (uint32_t) v;
+	}
+	return CLI_OK;
+}
+
+/*
+ * The controller's configuration; CLI_ERROR after saying that it cannot
+ * be reached. A SLURM_CONF that names no file is reported at once: Slurm
+ * would retry reading it for a minute.
+ */
+static int _load_conf(_records_t *r)
+{
+	const char *env = getenv("SLURM_CONF");
+	struct stat st;
+
+	if (env && *env && stat(env, &st)) {
+		fprintf(stderr, "prism: cannot reach slurmctld: SLURM_CONF=%s: %s\n",
+			env, strerror(errno));
+		return CLI_ERROR;
+	}
+	if (slurm_load_ctl_conf((time_t) 0, &r->conf) != SLURM_SUCCESS) {
+		r->conf = NULL;
+		fprintf(stderr, "prism: cannot reach slurmctld: %s\n",
+			slurm_strerror(slurm_get_errno()));
+		return CLI_ERROR;
+	}
+	return CLI_OK;
+}
+
+/* The jobs, sprio's rows (only 'ids' when given) and the partitions. */
+static int _load_records(_records_t *r, const uint32_t *ids, uint32_t cnt)
+{
+	List want = NULL;
+	ListIterator it;
+	priority_factors_object_t *f;
+	uint32_t n = 0;
+	int rc;
+
+	if (slurm_load_jobs((time_t) 0, &r->jobs, SHOW_ALL) != SLURM_SUCCESS) {
+		r->jobs = NULL;
+		fprintf(stderr, "prism: cannot load the jobs from slurmctld: %s\n",
+			slurm_strerror(slurm_get_errno()));
+		return CLI_ERROR;
+	}
+	if (cnt) {
+		want = slurm_list_create(free);
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t *id = malloc(sizeof(*id));
+
+			if (!id) {
+				slurm_list_destroy(want);
+				fprintf(stderr, "prism: out of memory\n");
+				return CLI_ERROR;
+			}
+			*id = ids[i];
+			slurm_list_append(want, id);
+		}
+	}
+	rc = slurm_load_job_prio(&r->prio, want, NULL, NULL, 0);
+	if (want)
+		slurm_list_destroy(want);
+	if (rc != SLURM_SUCCESS) {
+		r->prio = NULL;
+		fprintf(stderr, "prism: cannot load the priority factors (sprio) from slurmctld: %s\n",
+			slurm_strerror(slurm_get_errno()));
+		return CLI_ERROR;
+	}
+	if (slurm_load_partitions((time_t) 0, &r->parts, SHOW_ALL) !=
+	    SLURM_SUCCESS) {
+		r->parts = NULL;
+		fprintf(stderr, "prism: cannot load the partitions from slurmctld: %s\n",
+			slurm_strerror(slurm_get_errno()));
+		return CLI_ERROR;
+	}
+	if (!r->prio || !r->prio->priority_factors_list)
+		return CLI_OK;
+	it = slurm_list_iterator_create(r->prio->priority_factors_list);
+	while (slurm_list_next(it))
+		n++;
+	slurm_list_iterator_destroy(it);
+	r->factors = calloc((size_t) n + 1, sizeof(*r->factors));
+	if (!r->factors) {
+		fprintf(stderr, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
+	it = slurm_list_iterator_create(r->prio->priority_factors_list);
+	while ((f = slurm_list_next(it)) && r->factor_cnt < n)
+		r->factors[r->factor_cnt++] = f;
+	slurm_list_iterator_destroy(it);
+	return CLI_OK;
+}
+
+/* Read StateSaveLocation/NAME into a new buffer; -1 with err set. */
+static int _state_file(const _records_t *r, const char *name, char **buf,
+		       size_t *len, prism_error_t *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s",
+		 r->conf->state_save_location ? r->conf->state_save_location
+					      : ".",
+		 name);
+	return prism_file_read(path, buf, len, err);
+}
+
+/* The time of the plugin's last pass, or now (and a note saying so). */
+static int64_t _last_pass(const _records_t *r, FILE *out)
+{
+	prism_state_t st = { 0, 0 };
+	prism_error_t err = { "" };
+	char *buf = NULL, when[64];
+	size_t len = 0;
+	time_t t;
+
+	if (!_state_file(r, CLI_STATE_NAME, &buf, &len, &err) &&
+	    !prism_state_parse(buf, len, &st, &err) && st.last_recalc > 0) {
+		free(buf);
+		t = (time_t) st.last_recalc;
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
+			 localtime(&t));
+		fprintf(out, "Recomputed at the plugin's last pass, %s.\n",
+			when);
+		return st.last_recalc;
+	}
+	free(buf);
+	if (!err.text[0])
+		snprintf(err.text, sizeof(err.text),
+			 "%s/%s: no pass recorded yet",
+			 r->conf->state_save_location, CLI_STATE_NAME);
+	fprintf(out, "note: %s; recomputed at the current time instead of the plugin's last pass.\n",
+		err.text);
+	return (int64_t) time(NULL);
+}
+
+/* The Moab fair-share usage the plugin saved, or NULL with a note. */
+static prism_moab_usage_t *_usage(const _records_t *r,
+				  const prism_moab_policy_t *pol, FILE *out)
+{
+	prism_moab_usage_t *u = NULL;
+	prism_error_t err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (prism_moab_policy_params(pol)->fs_policy == PRISM_MOAB_FS_OFF)
+		return NULL;	/* FSPOLICY unset: no usage to read */
+	if (_state_file(r, CLI_MOAB_USAGE_NAME, &buf, &len, &err) ||
+	    prism_moab_usage_parse(buf, len, pol, &u, &err)) {
+		fprintf(out, "note: %s; fair-share values show as '?' (read access to StateSaveLocation needed).\n",
+			err.text);
+		u = NULL;
+	}
+	free(buf);
+	return u;
+}
+
+/*
+ * The Moab policy the controller's PriorityParameters select, into *pol
+ * and 'path'. Returns CLI_OK with *pol NULL when the policy is not Moab's
+ * (and says what to use instead), CLI_ERROR after printing an error.
+ */
+static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
+		   char *path, size_t size)
+{
+	prism_params_t params;
+	prism_error_t err = { "" };
+
+	*pol = NULL;
+	if (prism_params_parse(conf->priority_params, &params, &err)) {
+		fprintf(stderr, "prism: slurmctld's %s\n", err.text);
+		return CLI_ERROR;
+	}
+	if (!conf->priority_type ||
+	    strcasecmp(conf->priority_type, "priority/prism")) {
+		fprintf(stderr, "prism: slurmctld runs PriorityType=%s, not priority/prism: use `sprio -l`\n",
+			conf->priority_type ? conf->priority_type : "(none)");
+		return CLI_ERROR;
+	}
+	switch (params.policy) {
+	case PRISM_POLICY_MULTIFACTOR:
+		printf("PriorityParameters: policy=multifactor: Prism computes Slurm's multifactor priorities; `sprio -l` shows them\n");
+		return CLI_OK;
+	case PRISM_POLICY_GRIDENGINE:
+		/* hook: the Grid Engine view comes with its core */
+		fprintf(stderr, "prism: PriorityParameters: policy=gridengine is not available in this version of Prism\n");
+		return CLI_ERROR;
+	case PRISM_POLICY_MOAB:
+		break;
+	}
+	if (prism_params_config_path(&params, conf->slurm_conf, path, size,
+				     &err)) {
+		fprintf(stderr, "prism: %s\n", err.text);
+		return CLI_ERROR;
+	}
+	*pol = cli_moab_read(path, &err);
+	if (!*pol) {
+		fprintf(stderr, "prism: cannot read the policy slurmctld uses: %s\n",
+			err.text);
+		return CLI_ERROR;
+	}
+	return CLI_OK;
+}
+
+extern int cli_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "long", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 },
+	};
+	_records_t r = { NULL, NULL, NULL, NULL, NULL, 0 };
+	prism_moab_policy_t *pol = NULL;
+	prism_moab_usage_t *usage = NULL;
+	char path[PRISM_PARAMS_MAX + 64];
+	cli_explain_t x = { .long_fmt = false };
+	uint32_t *ids = NULL, id_cnt = 0;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+l", opts, NULL)) != -1) {
+		if (c == 'l')
+			x.long_fmt = true;
+		else
+			return cli_usage_error("explain: unknown option '%s'",
+					       argv[optind - 1]);
+	}
+	rc = _job_ids(argc, argv, &ids, &id_cnt);
+	if (rc)
+		return rc;
+	rc = _load_conf(&r);
+	if (!rc)
+		rc = _policy(r.conf, &pol, path, sizeof(path));
+	if (rc || !pol)
+		goto out;
+	rc = _load_records(&r, ids, id_cnt);
+	if (rc)
+		goto out;
+	printf("Prism policy=moab from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
+	       path);
+	x.now = _last_pass(&r, stdout);
+	usage = _usage(&r, pol, stdout);
+	printf("\n");
+	x.pol = pol;
+	x.pol_path = path;
+	x.usage = usage;
+	x.jobs = r.jobs->job_array;
+	x.job_cnt = r.jobs->record_count;
+	x.factors = r.factors;
+	x.factor_cnt = r.factor_cnt;
+	x.parts = r.parts->partition_array;
+	x.part_cnt = r.parts->record_count;
+	x.ids = ids;
+	x.id_cnt = id_cnt;
+	rc = cli_explain_print(&x, stdout, stderr);
+out:
+	prism_moab_usage_free(usage);
+	prism_moab_policy_free(pol);
+	_records_free(&r);
+	free(ids);
+	return rc;
+}

@@ -1,0 +1,145 @@
+/*****************************************************************************\
+ *  prism.c - the `prism` command for administrators: check a policy file,
+ *  convert a moab.cfg, explain how the controller ranks pending jobs.
+ *  This file holds the usage text and picks the subcommand; the
+ *  subcommands live in cli_check.c (check, convert) and cli_explain.c.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "prism_cli.h"
+
+#ifndef PRISM_VERSION
+#define PRISM_VERSION "unknown"
+#endif
+
+/* The manual, in short: what `prism help` prints. */
+static const char usage_text[] =
+	"Usage: prism COMMAND [OPTION...] [ARGUMENT...]\n"
+	"       prism --help | --version\n"
+	"\n"
+	"Prism is a job-priority plugin for Slurm (PriorityType=priority/prism)\n"
+	"that computes Slurm's multifactor priorities or a Moab/Maui policy.\n"
+	"This command checks and converts its policy files and shows how the\n"
+	"controller ranks pending jobs.\n"
+	"\n"
+	"COMMANDS\n"
+	"  check [--slurm-conf FILE] [POLICYFILE]\n"
+	"      Check a policy file as slurmctld would read it. With POLICYFILE,\n"
+	"      read it as a Moab policy; without, read PriorityParameters= from\n"
+	"      slurm.conf (FILE, else $SLURM_CONF, else /etc/slurm/slurm.conf)\n"
+	"      and the file it names (config=, else prism.conf next to\n"
+	"      slurm.conf); with both, POLICYFILE is checked as the policy\n"
+	"      slurm.conf selects. Prints each notice (parameters that are not\n"
+	"      about priority, weights Slurm has no data for), then \"FILE: OK\".\n"
+	"\n"
+	"  convert MOAB.CFG\n"
+	"      Write a Prism policy file made from a whole moab.cfg or maui.cfg\n"
+	"      to standard output: its priority parameters as they are, every\n"
+	"      other parameter commented out. Save it, check it with\n"
+	"      `prism check FILE` and select it in slurm.conf with\n"
+	"          PriorityType=priority/prism\n"
+	"          PriorityParameters=policy=moab,config=FILE\n"
+	"\n"
+	"  explain [-l | --long] [JOBID...]\n"
+	"      Moab's `mdiag -p` view of the pending jobs (only JOBID... if\n"
+	"      given), from the running slurmctld: per job its Slurm and Moab\n"
+	"      priority, each component's contribution as the controller\n"
+	"      computed it (sprio's columns) and, in parentheses, the\n"
+	"      subcomponent values recomputed from the job at the plugin's last\n"
+	"      pass; then each component's share of the total. A job whose\n"
+	"      recomputed priority differs from the controller's gets a note.\n"
+	"      --long adds each job's whole computation. Fair-share values need\n"
+	"      read access to StateSaveLocation (run it as SlurmUser or root);\n"
+	"      with PrivateData=jobs a user sees only their own jobs.\n"
+	"      With policy=multifactor, use `sprio -l`.\n"
+	"\n"
+	"  help\n"
+	"      Print this text.\n"
+	"\n"
+	"OPTIONS\n"
+	"  -h, --help      print this text and exit\n"
+	"  -V, --version   print the version and exit\n"
+	"\n"
+	"ENVIRONMENT\n"
+	"  SLURM_CONF      slurm.conf to read (check) and to find the controller\n"
+	"                  with (explain)\n"
+	"\n"
+	"EXIT STATUS\n"
+	"  0 success, 1 an error (a bad file, no controller), 2 a usage error.\n";
+
+extern void cli_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
+extern int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("prism: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'prism --help'.\n", stderr);
+	return CLI_USAGE;
+}
+
+/* Does a subcommand's argument list ask for help? */
+static bool _wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} cmds[] = {
+		{ "check", cli_check },
+		{ "convert", cli_convert },
+		{ "explain", cli_explain },
+	};
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd)
+		return cli_usage_error("missing command");
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "help")) {
+		if (argc > 2 && strcmp(cmd, "help"))
+			return cli_usage_error("unexpected argument '%s'",
+					    argv[2]);
+		cli_usage(stdout);
+		return CLI_OK;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		if (argc > 2)
+			return cli_usage_error("unexpected argument '%s'",
+					    argv[2]);
+		printf("prism %s\n", PRISM_VERSION);
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(cmd, cmds[i].name))
+			continue;
+		if (_wants_help(argc - 1, argv + 1)) {
+			cli_usage(stdout);
+			return CLI_OK;
+		}
+		return cmds[i].run(argc - 1, argv + 1);
+	}
+	if (cmd[0] == '-')
+		return cli_usage_error("unknown option '%s'", cmd);
+	return cli_usage_error("unknown command '%s'", cmd);
+}

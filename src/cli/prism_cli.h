@@ -1,0 +1,113 @@
+/*****************************************************************************\
+ *  prism_cli.h - the parts of the `prism` command: its subcommands
+ *  (check, convert, explain) and the explain view built from the
+ *  controller's records, kept apart from the RPCs so that a test can feed
+ *  it records of its own.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_CLI_H
+#define PRISM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <slurm/slurm.h>
+
+#include "prism_moab.h"
+#include "prism_moab_conf.h"
+
+/* Exit statuses of every subcommand. */
+#define CLI_OK 0
+#define CLI_ERROR 1
+#define CLI_USAGE 2
+
+/* Names of Prism's files in StateSaveLocation (src/plugin/). */
+#define CLI_STATE_NAME "priority_prism_state"
+#define CLI_MOAB_USAGE_NAME "priority_prism_moab_usage"
+
+/*
+ * The subcommands: 'argc'/'argv' start at the subcommand's name. Each
+ * prints its results on stdout and its errors on stderr and returns an
+ * exit status.
+ */
+extern int cli_check(int argc, char **argv);
+extern int cli_convert(int argc, char **argv);
+extern int cli_explain(int argc, char **argv);
+
+/* Print the usage text to 'out'. */
+extern void cli_usage(FILE *out);
+
+/*
+ * Print "prism: MESSAGE" and a pointer to --help on stderr; returns
+ * CLI_USAGE.
+ */
+extern int cli_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/*
+ * Print the notices of the Moab policy 'pol' read from 'path' to 'out':
+ * the parser's, then one per weighted subcomponent Slurm has no data for
+ * (the plugin logs the same lines).
+ */
+extern void cli_moab_notices(const prism_moab_policy_t *pol,
+			     const char *path, FILE *out);
+
+/*
+ * Read and parse the Moab policy file 'path'. Returns the policy (freed
+ * by the caller), or NULL with the reason ("file:line: ...") in err.
+ */
+extern prism_moab_policy_t *cli_moab_read(const char *path,
+					  prism_error_t *err);
+
+/* ---- explain: from the controller's records to the mdiag -p view ---- */
+
+/* Everything the explain view is built from; the caller owns it all. */
+typedef struct {
+	const prism_moab_policy_t *pol;
+	const char *pol_path;
+	const prism_moab_usage_t *usage; /* NULL: fair-share usage unknown */
+	int64_t now;			/* the plugin's last pass */
+	const slurm_job_info_t *jobs;	/* every job the caller may see */
+	uint32_t job_cnt;
+	priority_factors_object_t *const *factors; /* sprio's rows */
+	uint32_t factor_cnt;
+	const partition_info_t *parts;
+	uint32_t part_cnt;
+	const uint32_t *ids;		/* the jobs asked for; none: all */
+	uint32_t id_cnt;
+	bool long_fmt;			/* prism_moab_explain() per job */
+} cli_explain_t;
+
+/*
+ * Print the mdiag -p table of 'x' and its notes to 'out'. Returns
+ * CLI_OK, or CLI_ERROR with a message on 'err' when out of memory.
+ */
+extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err);
+
+/* Per-job lookups shared over one explain run; opaque. */
+typedef struct cli_jobmap cli_jobmap_t;
+
+/*
+ * New lookups for 'pol' (uid/gid to credential handles) and the per-user
+ * totals of the active jobs among 'jobs'. NULL when out of memory; freed
+ * with cli_jobmap_free().
+ */
+extern cli_jobmap_t *cli_jobmap_create(const prism_moab_policy_t *pol,
+				       const slurm_job_info_t *jobs,
+				       uint32_t job_cnt, int64_t now);
+extern void cli_jobmap_free(cli_jobmap_t *m);
+
+/*
+ * Read 'job' in partition 'part' (NULL: none known) at 'now' into 'in'
+ * and 'tot' the way the plugin reads a job record
+ * (src/plugin/prism_moab_job.c), from the fields Slurm sends to clients;
+ * 'direct_prio' is sprio's admin-set priority (0: none).
+ */
+extern void cli_job_inputs(cli_jobmap_t *m, const slurm_job_info_t *job,
+			   const partition_info_t *part, double direct_prio,
+			   prism_moab_job_t *in, prism_moab_totals_t *tot);
+
+#endif /* PRISM_CLI_H */

@@ -1,0 +1,492 @@
+/*****************************************************************************\
+ *  test_cli_diag.c - `prism explain` without a controller: Slurm's job,
+ *  sprio and partition records made up here are read into the Moab core's
+ *  jobs (field by field, as the plugin reads its job records) and the
+ *  mdiag -p view is printed: the table of the example policy's jobs,
+ *  worked out by hand, and its notes.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <check.h>
+#include <grp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prism_cli.h"
+
+#define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
+#define NOW 1800000000
+#define MIN 60
+
+/* slurm-conf-examples/prism-moab.conf without its comments, plus ATTR and
+ * GRES priorities for the mapping tests */
+static const char example[] =
+	"CREDWEIGHT 1\nUSERWEIGHT 100\nGROUPWEIGHT 10\nQOSWEIGHT 1\n"
+	"CLASSWEIGHT 1\nSERVWEIGHT 1\nQUEUETIMEWEIGHT 1\nXFACTORWEIGHT 100\n"
+	"XFMINWCLIMIT 0:10:00\nFSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\n"
+	"FSDEPTH 8\nFSDECAY 0.8\nFSWEIGHT 1\nFSUSERWEIGHT 10\n"
+	"FSACCOUNTWEIGHT 5\n"
+	"USERCFG[daemon] PRIORITY=10 FSTARGET=25\n"
+	"USERCFG[bin] PRIORITY=5 FSTARGET=10+\n"
+	"GROUPCFG[bin] PRIORITY=20\n"
+	"ACCOUNTCFG[physics] FSTARGET=60\nACCOUNTCFG[chem] FSTARGET=40\n"
+	"QOSCFG[high] PRIORITY=500 QTWEIGHT=5\nCLASSCFG[fast] PRIORITY=100\n"
+	"SERVCAP 100000\n"
+	"JOBPRIOF ATTR[bigmem]=7 GRES[gpu]=3 GRES[matlab]=11\n";
+
+static prism_moab_policy_t *_policy(void)
+{
+	prism_moab_policy_t *pol = NULL;
+	prism_error_t err = { "" };
+
+	ck_assert_msg(!prism_moab_conf_parse(example, strlen(example),
+					     "prism.conf", &pol, &err),
+		      "%s", err.text);
+	return pol;
+}
+
+/* Usage: account physics used everything. */
+static prism_moab_usage_t *_usage(const prism_moab_policy_t *pol)
+{
+	prism_error_t err = { "" };
+	prism_moab_usage_t *u = prism_moab_usage_create(pol, NOW, &err);
+	uint32_t cred[PRISM_MOAB_CRED_CNT];
+
+	ck_assert_ptr_nonnull(u);
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
+		cred[k] = PRISM_MOAB_NONE;
+	cred[PRISM_MOAB_ACCOUNT] =
+		prism_moab_cred_find(pol, PRISM_MOAB_ACCOUNT, "physics");
+	ck_assert(!prism_moab_usage_charge(u, cred, 8 * 3600.0, &err));
+	return u;
+}
+
+static partition_info_t parts[] = {
+	{ .name = "batch", .priority_job_factor = 1, .total_cpus = 16,
+	  .tres_fmt_str = "cpu=16,mem=64000M,node=4,billing=16" },
+	{ .name = "fast", .priority_job_factor = 1, .total_cpus = 8,
+	  .tres_fmt_str = "cpu=8,mem=1T,node=2" },
+};
+
+/* A pending job queued 'queued' minutes with a limit of 'limit'. */
+static slurm_job_info_t _job(uint32_t id, const char *user, uint32_t gid,
+			     const char *account, const char *qos,
+			     const char *part, int64_t queued, uint32_t limit)
+{
+	return (slurm_job_info_t) {
+		.job_id = id, .user_name = (char *) user, .user_id = 10000 + id,
+		.group_id = gid, .account = (char *) account,
+		.qos = (char *) qos, .partition = (char *) part,
+		.job_state = JOB_PENDING, .priority = 1, .nice = NICE_OFFSET,
+		.num_cpus = 1, .num_nodes = 1, .time_limit = limit,
+		.accrue_time = NOW - queued * MIN,
+		.submit_time = NOW - queued * MIN,
+		.eligible_time = NOW - queued * MIN,
+	};
+}
+
+/* ---- the mapping, field by field -------------------------------------- */
+
+START_TEST(test_inputs)
+{
+	prism_moab_policy_t *pol = _policy();
+	slurm_job_info_t jobs[] = {
+		_job(1, "daemon", 2, "chem", "high", "batch", 30, 60),
+		/* a running job of the same user: FSJPU etc. */
+		_job(2, "daemon", 2, "chem", "high", "batch", 0, 120),
+	};
+	cli_jobmap_t *m;
+	prism_moab_job_t in;
+	prism_moab_totals_t tot;
+	struct group *gr = getgrgid(2);
+
+	jobs[0].max_cpus = 6;
+	jobs[0].num_cpus = 4;
+	jobs[0].num_nodes = 2;
+	jobs[0].tres_req_str = "cpu=4,mem=3G,node=2,billing=4";
+	jobs[0].pn_min_tmp_disk = 100;
+	jobs[0].nice = NICE_OFFSET - 50;	/* nice -50: USERPRIO 50 */
+	jobs[0].restart_cnt = 2;
+	jobs[0].deadline = NOW + 3600;
+	jobs[0].features = "bigmem&ib";
+	jobs[0].tres_per_node = "gres:gpu:2";
+	jobs[0].licenses = "matlab:1";
+	jobs[1].user_id = jobs[0].user_id;
+	jobs[1].job_state = JOB_RUNNING;
+	jobs[1].num_cpus = 8;
+	jobs[1].start_time = NOW - 600;
+	m = cli_jobmap_create(pol, jobs, N(jobs), NOW);
+	ck_assert_ptr_nonnull(m);
+
+	cli_job_inputs(m, &jobs[0], &parts[0], 0, &in, &tot);
+	ck_assert_uint_eq(in.cred[PRISM_MOAB_USER],
+			  prism_moab_cred_find(pol, PRISM_MOAB_USER, "daemon"));
+	ck_assert_uint_ne(in.cred[PRISM_MOAB_USER], PRISM_MOAB_NONE);
+	/* GROUPCFG[bin]: gid 2 is bin on Debian */
+	if (gr && !strcmp(gr->gr_name, "bin"))
+		ck_assert_uint_ne(in.cred[PRISM_MOAB_GROUP], PRISM_MOAB_NONE);
+	ck_assert_uint_eq(in.cred[PRISM_MOAB_ACCOUNT],
+			  prism_moab_cred_find(pol, PRISM_MOAB_ACCOUNT, "chem"));
+	ck_assert_uint_eq(in.cred[PRISM_MOAB_QOS],
+			  prism_moab_cred_find(pol, PRISM_MOAB_QOS, "high"));
+	ck_assert_uint_eq(in.cred[PRISM_MOAB_CLASS], PRISM_MOAB_NONE);
+	ck_assert_int_eq(in.class_prio, 1);
+	ck_assert_uint_eq(in.procs, 6);		/* max CPUs when given */
+	ck_assert_uint_eq(in.nodes, 2);
+	ck_assert_uint_eq(in.mem_mb, 3072);
+	ck_assert_uint_eq(in.disk_mb, 200);	/* per node * nodes */
+	ck_assert_int_eq(in.wclimit, 3600);
+	ck_assert_int_eq(in.queue_time, 1800);
+	ck_assert_uint_eq(in.start_count, 2);
+	ck_assert_int_eq(in.deadline, NOW + 3600);
+	ck_assert_int_eq(in.user_prio, 50);
+	ck_assert_int_eq(in.state, PRISM_MOAB_IDLE);
+	ck_assert_uint_eq(in.attr_mask,
+			  1ull << prism_moab_attr_bit(pol, "bigmem"));
+	ck_assert_uint_eq(in.gres_mask,
+			  (1ull << prism_moab_gres_bit(pol, "gpu")) |
+				  (1ull << prism_moab_gres_bit(pol, "matlab")));
+	ck_assert_int_eq(in.sys_prio, 0);
+	ck_assert_ptr_eq(in.part, &tot);
+	ck_assert_uint_eq(tot.procs, 16);
+	ck_assert_uint_eq(tot.mem_mb, 64000);
+	ck_assert_uint_eq(in.user_jobs, 1);	/* the running job */
+	ck_assert_uint_eq(in.user_procs, 8);
+	ck_assert_double_eq(in.user_ps, 8.0 * 7200);
+
+	/* the running job: its execution time; no partition */
+	cli_job_inputs(m, &jobs[1], NULL, 0, &in, &tot);
+	ck_assert_int_eq(in.state, PRISM_MOAB_RUNNING);
+	ck_assert_int_eq(in.exec_time, 600);
+	ck_assert_uint_eq(in.procs, 8);
+	ck_assert_ptr_null(in.part);
+	ck_assert_int_eq(in.class_prio, 0);
+
+	/* states: held, a dependency, a begin time ahead, booting */
+	jobs[0].priority = 0;
+	cli_job_inputs(m, &jobs[0], NULL, 0, &in, &tot);
+	ck_assert_int_eq(in.state, PRISM_MOAB_HOLD);
+	jobs[0].priority = 1;
+	jobs[0].state_reason = WAIT_DEPENDENCY;
+	cli_job_inputs(m, &jobs[0], NULL, 0, &in, &tot);
+	ck_assert_int_eq(in.state, PRISM_MOAB_BLOCKED);
+	jobs[0].state_reason = WAIT_NO_REASON;
+	jobs[0].eligible_time = NOW + 10;
+	cli_job_inputs(m, &jobs[0], NULL, 0, &in, &tot);
+	ck_assert_int_eq(in.state, PRISM_MOAB_BLOCKED);
+	jobs[1].job_state = JOB_RUNNING | JOB_CONFIGURING;
+	cli_job_inputs(m, &jobs[1], NULL, 0, &in, &tot);
+	ck_assert_int_eq(in.state, PRISM_MOAB_STARTING);
+
+	/* no limit, no accrue time, a huge nice, an admin-set priority */
+	jobs[0].time_limit = INFINITE;
+	jobs[0].accrue_time = 0;
+	jobs[0].nice = 0;
+	jobs[0].max_cpus = 0;
+	jobs[0].tres_req_str = "cpu=4,mem=lots";
+	cli_job_inputs(m, &jobs[0], NULL, 1000000008.0, &in, &tot);
+	ck_assert_int_eq(in.wclimit, 0);
+	ck_assert_int_eq(in.queue_time, 0);
+	ck_assert_int_eq(in.user_prio, INT32_MAX);
+	ck_assert_uint_eq(in.procs, 4);		/* no maximum: minimum */
+	ck_assert_uint_eq(in.mem_mb, 0);	/* unreadable: 0 */
+	ck_assert_int_eq(in.sys_prio, 7);	/* MAX_PRIO_VAL + 7 */
+	cli_job_inputs(m, &jobs[0], NULL, 7.0, &in, &tot);
+	ck_assert_int_eq(in.sys_prio, 7);	/* the admin's value */
+
+	/* unknown user name: the local name of the uid, else "nobody" */
+	jobs[0].user_name = NULL;
+	jobs[0].user_id = 4000000000u;
+	cli_job_inputs(m, &jobs[0], NULL, 0, &in, &tot);
+	ck_assert_uint_eq(in.cred[PRISM_MOAB_USER], PRISM_MOAB_NONE);
+	cli_jobmap_free(m);
+	cli_jobmap_free(NULL);
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
+/* ---- the view -------------------------------------------------------- */
+
+/* sprio's row of 'job' in 'part' as the plugin stores it. */
+static priority_factors_object_t _factors(const prism_moab_policy_t *pol,
+					  const prism_moab_usage_t *u,
+					  const slurm_job_info_t *job,
+					  const partition_info_t *part)
+{
+	prism_moab_pass_t pass = { .pol = pol, .usage = u, .now = NOW };
+	priority_factors_object_t f = { .job_id = job->job_id,
+					.partition = part->name };
+	cli_jobmap_t *m = cli_jobmap_create(pol, job, 1, NOW);
+	prism_moab_result_t res;
+	prism_moab_columns_t c;
+	prism_moab_totals_t tot;
+	prism_moab_job_t in;
+	prism_error_t err = { "" };
+
+	ck_assert_ptr_nonnull(m);
+	cli_job_inputs(m, job, part, 0, &in, &tot);
+	ck_assert(!prism_moab_prio(&pass, &in, &res, &err));
+	prism_moab_columns(&res, &c);
+	f.priority_age = (double) c.serv;
+	f.priority_assoc = (double) c.cred;
+	f.priority_fs = (double) c.fs;
+	f.priority_js = (double) c.res;
+	f.priority_part = (double) c.attr;
+	f.priority_qos = (double) c.target_usage;
+	f.priority_site = (uint32_t) (c.rest + (int64_t) NICE_OFFSET);
+	f.nice = NICE_OFFSET;
+	cli_jobmap_free(m);
+	return f;
+}
+
+static char *_print(const cli_explain_t *x, int want_rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(cli_explain_print(x, out, stderr), want_rc);
+	fclose(out);
+	return text;
+}
+
+/*
+ * The jobs of the harness's moab world (tests/harness/test-moab.sh), with
+ * the hand-worked figures of tests/unit/test_moab_diag.c:
+ *   1  daemon (physics) batch, 120 min queued, 60 min limit: 1471
+ *   2  bin (bin, chem) batch, 60 min, 240 min: 1186
+ *   3  nobody (physics, QOS high) fast, 30 min, 60 min: 730
+ *   4  daemon in batch,fast, 10 min, 60 min: 1177 in batch
+ *   5  admin-set priority 7: MAX_PRIO_VAL + 7
+ *   7  daemon, nice 500, 60 min, 60 min: 1311; its sprio row is made up
+ *      as if the controller had 1399: a note
+ *   8  held; 9 running; 10 pending, begin time ahead (no sprio row)
+ */
+static const char *want_all =
+	"diagnosing job priority information (partition: ALL)\n"
+	"\n"
+	"Job               Slurm   PRIORITY*      Cred(  User: Group:   QOS: Class)        FS(  User: Accnt)      Serv( QTime: XFctr)\n"
+	"Weights        --------   --------          1(   100:    10:     1:     1)         1(    10:     5)         1(     1:   100)\n"
+	"\n"
+	"5            1000000008 1000000007*         0(    10:     0:     0:     1)         0(    25:   -40)         0(    60:     2)\n"
+	"1                  1472       1471       1001(    10:     0:     0:     1)        50(    25:   -40)       420(   120:     3)\n"
+	"7                  1400       1399       1001(    10:     0:     0:     1)        50(    25:   -40)       260(    60:     2)\n"
+	"2                  1187       1186        701(     5:    20:     0:     1)       300(    10:    40)       185(    60:  1.25)\n"
+	"4                  1178       1177       1001(    10:     0:     0:     1)        50(    25:   -40)       126(    10:  1.17)\n"
+	"3                   731        730        600(     0:     0:   500:   100)      -200(     0:   -40)       330(    30:  1.50)\n"
+	"\n"
+	"Percent Contribution                     68.6(  55.8:   3.2:   8.0:   1.7)      10.4(   4.8:   5.6)      21.1(   6.8:  14.2)\n"
+	"\n"
+	"* indicates system prio set on job\n"
+	"\n"
+	"job 7: recomputed 1312, controller 1400: the job, its partition or the policy changed since the plugin's last pass\n"
+	"job 4: pending in batch,fast; shown in batch (sprio shows one row per partition)\n"
+	"3 pending jobs are held or not eligible yet: not ranked, not shown (ask for one by its id)\n";
+
+typedef struct {
+	prism_moab_policy_t *pol;
+	prism_moab_usage_t *usage;
+	slurm_job_info_t jobs[10];
+	priority_factors_object_t f[8];
+	priority_factors_object_t *fp[8];
+	cli_explain_t x;
+} _world_t;
+
+static void _world(_world_t *w)
+{
+	slurm_job_info_t *j = w->jobs;
+	int nf = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->pol = _policy();
+	w->usage = _usage(w->pol);
+	j[0] = _job(1, "daemon", 1, "physics", "normal", "batch", 120, 60);
+	j[1] = _job(2, "bin", 2, "chem", "normal", "batch", 60, 240);
+	j[2] = _job(3, "nobody", 65534, "physics", "high", "fast", 30, 60);
+	j[3] = _job(4, "daemon", 1, "physics", "normal", "batch,fast", 10,
+		    60);
+	j[4] = _job(5, "daemon", 1, "physics", "normal", "batch", 60, 60);
+	j[5] = _job(7, "daemon", 1, "physics", "normal", "batch", 60, 60);
+	j[5].nice = NICE_OFFSET + 500;
+	j[6] = _job(8, "daemon", 1, "physics", "normal", "batch", 60, 60);
+	j[6].priority = 0;
+	j[6].state_desc = "Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set";
+	j[7] = _job(9, "daemon", 1, "physics", "normal", "batch", 60, 60);
+	j[7].job_state = JOB_RUNNING;
+	j[7].start_time = NOW - 60;
+	j[8] = _job(10, "daemon", 1, "physics", "normal", "batch", 0, 60);
+	j[8].eligible_time = NOW + 3600;
+	j[9] = _job(11, "daemon", 1, "physics", "normal", "batch", 0, 60);
+	j[9].eligible_time = NOW + 3600;
+	for (int i = 0; i < 6; i++) {
+		const partition_info_t *p = strcmp(j[i].partition, "fast") ?
+						    &parts[0] : &parts[1];
+
+		w->f[nf++] = _factors(w->pol, w->usage, &j[i], p);
+	}
+	/* job 4's second partition: the first one's columns, rebased */
+	w->f[nf] = w->f[3];
+	w->f[nf].partition = "fast";
+	w->f[nf].priority_site += 99;
+	nf++;
+	/* job 5: an admin-set priority (already mapped by the plugin) */
+	w->f[4] = (priority_factors_object_t) { .job_id = 5,
+						.partition = "batch",
+						.direct_prio = 1000000008.0 };
+	/* job 7: the controller computed it before something changed */
+	w->f[5].priority_site += 88;
+	/* a row of a job that ended since: ignored */
+	w->f[nf++] = (priority_factors_object_t) { .job_id = 99,
+						   .partition = "batch",
+						   .priority_site = NICE_OFFSET,
+						   .nice = NICE_OFFSET };
+	for (int i = 0; i < nf; i++)
+		w->fp[i] = &w->f[i];
+	w->x = (cli_explain_t) {
+		.pol = w->pol, .pol_path = "prism.conf", .usage = w->usage,
+		.now = NOW, .jobs = w->jobs, .job_cnt = N(w->jobs),
+		.factors = w->fp, .factor_cnt = (uint32_t) nf, .parts = parts,
+		.part_cnt = N(parts),
+	};
+}
+
+static void _world_free(_world_t *w)
+{
+	prism_moab_usage_free(w->usage);
+	prism_moab_policy_free(w->pol);
+}
+
+START_TEST(test_view)
+{
+	_world_t w;
+	char *text;
+
+	_world(&w);
+	text = _print(&w.x, CLI_OK);
+	ck_assert_str_eq(text, want_all);
+	free(text);
+	_world_free(&w);
+}
+END_TEST
+
+/* Jobs asked for by id: only those, and a note for each one not shown. */
+START_TEST(test_view_ids)
+{
+	static const uint32_t ids[] = { 3, 8, 9, 10, 12345 };
+	_world_t w;
+	char *text;
+
+	_world(&w);
+	w.x.ids = ids;
+	w.x.id_cnt = N(ids);
+	text = _print(&w.x, CLI_OK);
+	ck_assert_msg(strstr(text, "\n3                   731        730  ") != NULL,
+		      "%s", text);
+	ck_assert_ptr_null(strstr(text, "\n1  "));
+	ck_assert_ptr_null(strstr(text, "\n5  "));
+	ck_assert_ptr_nonnull(strstr(text,
+		"job 8: held (priority 0), not ranked: Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set\n"));
+	ck_assert_ptr_nonnull(strstr(text, "job 9: not pending (RUNNING)\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"job 10: pending but not ranked by the controller (not eligible yet: begin time or dependency)\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+		"job 12345: not found (or not visible to you)\n"));
+	ck_assert_ptr_null(strstr(text, "* indicates"));
+	ck_assert_ptr_null(strstr(text, "not shown"));
+	free(text);
+	_world_free(&w);
+}
+END_TEST
+
+/* Without the usage file: FS values '?', a note per differing job. */
+START_TEST(test_view_no_usage)
+{
+	static const uint32_t ids[] = { 1, 2 };
+	_world_t w;
+	char *text;
+
+	_world(&w);
+	w.x.usage = NULL;
+	w.x.ids = ids;
+	w.x.id_cnt = N(ids);
+	text = _print(&w.x, CLI_OK);
+	ck_assert_msg(strstr(text, "1                  1472       1471       1001(    10:     0:     0:     1)        50(     ?:     ?)       420(   120:     3)\n") != NULL,
+		      "%s", text);
+	/* the footer: FS's shares unknown */
+	ck_assert_ptr_nonnull(strstr(text, "Percent Contribution"));
+	ck_assert_ptr_nonnull(strstr(strstr(text, "Percent Contribution"),
+				     "(     ?:     ?)"));
+	/* recomputed without usage, physics's FS value is its whole target
+	 * (5 * 60 instead of 5 * -40): 500 more, and a note saying why */
+	ck_assert_ptr_nonnull(strstr(text,
+		"job 1: recomputed 1972, controller 1472: fair-share usage unknown here\n"));
+	free(text);
+	_world_free(&w);
+}
+END_TEST
+
+/* --long: the core's whole computation of each job. */
+START_TEST(test_view_long)
+{
+	static const uint32_t ids[] = { 1 };
+	_world_t w;
+	char *text;
+
+	_world(&w);
+	w.x.ids = ids;
+	w.x.id_cnt = N(ids);
+	w.x.long_fmt = true;
+	text = _print(&w.x, CLI_OK);
+	ck_assert_msg(strstr(text, "\njob 1 in batch, recomputed: priority 1471 (slurm 1472)\n") != NULL,
+		      "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "    XFACTOR: 100 * 3 = 300\n"));
+	free(text);
+	_world_free(&w);
+}
+END_TEST
+
+/* Nothing pending: one line, success. */
+START_TEST(test_view_empty)
+{
+	_world_t w;
+	char *text;
+
+	_world(&w);
+	w.x.factor_cnt = 0;
+	w.x.job_cnt = 0;
+	text = _print(&w.x, CLI_OK);
+	ck_assert_str_eq(text, "no pending job to show\n");
+	free(text);
+	_world_free(&w);
+}
+END_TEST
+
+static Suite *_suite(void)
+{
+	Suite *s = suite_create("cli_diag");
+	TCase *tc = tcase_create("explain");
+
+	tcase_add_test(tc, test_inputs);
+	tcase_add_test(tc, test_view);
+	tcase_add_test(tc, test_view_ids);
+	tcase_add_test(tc, test_view_no_usage);
+	tcase_add_test(tc, test_view_long);
+	tcase_add_test(tc, test_view_empty);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *runner = srunner_create(_suite());
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
