@@ -11,6 +11,49 @@
 # shellcheck disable=SC2034  # used by the scripts sourcing this file
 PRISM_DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 
+PRISM_CLUSTER_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# cluster_test_begin NAME -- for the tests/cluster/test-*.sh scripts: zero
+# PASSED, FAILED and FINISHED, make DIR (a fresh temp dir prism-NAME.*),
+# and trap EXIT, INT and TERM so that whatever happens the cluster in DIR
+# is stopped, DIR is removed on success (kept, path printed, on failure or
+# with PRISM_KEEP_DIR), a test that stopped early counts as a failure, and
+# "N passed, M failed" is the last line. A test may define
+# cluster_test_hook (run first: stop its own background work, print
+# timings). The test sets FINISHED=1 after its last check.
+cluster_test_begin() {
+    PASSED=0
+    FAILED=0
+    FINISHED=0
+    DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-$1.XXXXXX")
+    trap _cluster_test_end EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+_cluster_test_end() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if declare -F cluster_test_hook >/dev/null; then
+        cluster_test_hook || true
+    fi
+    "$PRISM_CLUSTER_LIB_DIR/cluster-stop.sh" "$DIR" ||
+        log "WARNING: cluster-stop.sh reported a problem"
+    if ((FINISHED == 1 && FAILED == 0 && rc == 0)) && [[ -z ${PRISM_KEEP_DIR:-} ]]; then
+        rm -rf -- "$DIR"
+    else
+        log "cluster dir kept for inspection: $DIR"
+    fi
+    if ((FINISHED == 0)); then
+        FAILED=$((FAILED + 1))
+        echo "FAIL: test aborted before all checks ran (rc=$rc)"
+        ((rc != 0)) || rc=1
+    fi
+    # the summary is printed last, after the cluster has been stopped
+    echo "$PASSED passed, $FAILED failed"
+    exit "$rc"
+}
+
 # check NAME RESULT(0 = pass) [DETAIL] -- count and print one test result
 # (the cluster tests keep PASSED and FAILED and print them last).
 check() {

@@ -40,33 +40,7 @@ MAX_AGE_MIN=5
 export PRISM_SLURM_CONF_EXTRA="PriorityMaxAge=$MAX_AGE_MIN${PRISM_SLURM_CONF_EXTRA:+
 $PRISM_SLURM_CONF_EXTRA}"
 
-PASSED=0
-FAILED=0
-FINISHED=0
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-cluster.XXXXXX")
-
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    "$HERE/cluster-stop.sh" "$DIR" || log "WARNING: cluster-stop.sh reported a problem"
-    if ((FINISHED == 1 && FAILED == 0 && rc == 0)) && [[ -z ${PRISM_KEEP_DIR:-} ]]; then
-        rm -rf -- "$DIR"
-    else
-        log "cluster dir kept for inspection: $DIR"
-    fi
-    if ((FINISHED == 0)); then
-        FAILED=$((FAILED + 1))
-        echo "FAIL: test aborted before all checks ran (rc=$rc)"
-        ((rc != 0)) || rc=1
-    fi
-    # The summary is printed last, after the cluster has been stopped.
-    echo "$PASSED passed, $FAILED failed"
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
+cluster_test_begin cluster
 
 log "starting cluster in $DIR (PriorityType=$PRIORITY_TYPE)"
 "$HERE/cluster-start.sh" "$DIR"

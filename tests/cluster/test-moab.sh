@@ -22,6 +22,8 @@
 #       controller keeps running and the old policy stays in force
 #   (i) a fixed file on reconfigure is in force at the next pass
 #   (j) the Moab fair-share usage survives a slurmctld restart
+#   (k) with PrivateData=jobs a user sees only their own jobs in sprio and
+#       in `prism explain`
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -41,31 +43,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 CLI=${PRISM_CLI:-$TOP/src/cli/prism}
 [[ -x $CLI ]] || CLI=$(command -v prism || echo "$TOP/src/cli/prism")
 
-PASSED=0
-FAILED=0
-FINISHED=0
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-moab.XXXXXX")
-
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    "$HERE/cluster-stop.sh" "$DIR" || log "WARNING: cluster-stop.sh reported a problem"
-    if ((FINISHED == 1 && FAILED == 0 && rc == 0)) && [[ -z ${PRISM_KEEP_DIR:-} ]]; then
-        rm -rf -- "$DIR"
-    else
-        log "cluster dir kept for inspection: $DIR"
-    fi
-    if ((FINISHED == 0)); then
-        FAILED=$((FAILED + 1))
-        echo "FAIL: test aborted before all checks ran (rc=$rc)"
-        ((rc != 0)) || rc=1
-    fi
-    echo "$PASSED passed, $FAILED failed"
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+cluster_test_begin moab
 
 # ---------------------------------------------------------------- policy
 POLICY=$DIR/moab/prism.conf
@@ -95,7 +73,8 @@ write_policy 30
 MAX_PRIO=1000000000	# MAX_PRIO_VAL: Slurm's priority is Moab's + MAX + 1
 
 export PRISM_PRIORITY_TYPE=priority/prism
-export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY"
+export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY
+PrivateData=jobs"
 
 log "starting cluster in $DIR (policy=moab)"
 "$HERE/cluster-start.sh" "$DIR"
@@ -292,6 +271,23 @@ if [[ -x $CLI ]]; then
     check "(g) prism explain agrees with sprio" "${#bad[@]}" "${bad[*]:-}"
 else
     check "(g) prism explain agrees with sprio" 1 "no prism command at $CLI"
+fi
+
+# (k) PrivateData=jobs: a user sees only their own jobs, in sprio and in
+# prism explain (the controller filters both RPCs)
+if [[ -x $CLI ]]; then
+    as_daemon() { runuser -u daemon -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+    ex_ids=$(as_daemon "$CLI" explain 2>/dev/null | grep -oE '^[0-9]+ ' | tr -d ' ' | sort -n | tr '\n' ' ')
+    sp_ids=$(as_daemon sprio -h -o '%i' 2>/dev/null | tr -d ' ' | sort -n | tr '\n' ' ')
+    root_ids=$("$CLI" explain 2>/dev/null | grep -oE '^[0-9]+ ' | wc -l)
+    if [[ $ex_ids == "$J_DAEMON " && $sp_ids == "$J_DAEMON " ]] && ((root_ids > 1)); then
+        check "(k) PrivateData=jobs: daemon sees only its own job in prism explain and sprio" 0 "job $J_DAEMON; root sees $root_ids"
+    else
+        check "(k) PrivateData=jobs: daemon sees only its own job in prism explain and sprio" 1 \
+            "explain: '$ex_ids' sprio: '$sp_ids' (daemon's job: $J_DAEMON; root sees $root_ids)"
+    fi
+else
+    check "(k) PrivateData=jobs in prism explain" 1 "no prism command at $CLI"
 fi
 
 # (h) a broken file on reconfigure keeps the old policy
