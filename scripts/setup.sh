@@ -22,6 +22,8 @@ packages=(
 	munge mariadb-server mariadb-client procps
 	# the fuzz targets
 	clang libclang-rt-14-dev
+	# the memory checks (tests/sanitize)
+	valgrind
 )
 
 install_packages() {

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # test.sh: set everything up (scripts/setup.sh) and run every test:
 # unit tests and checks (make check, which includes the fake-controller
-# harness), make distcheck, and the real-cluster tests.
+# harness), the fuzz targets, the unit and harness tests again under
+# ASan+UBSan and valgrind (tests/sanitize/run.sh), make distcheck, and the
+# real-cluster tests.
 #
 # Usage: scripts/test.sh             (run as root)
 # Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
 #        PRISM_SKIP_CLUSTER=1        skip the cluster tests
 #        PRISM_SKIP_FUZZ=1           skip the libFuzzer targets (tests/fuzz)
+#        PRISM_SKIP_SANITIZE=1       skip the ASan+UBSan and valgrind runs
+#                                    of the unit and harness tests
+#                                    (tests/sanitize)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +68,10 @@ if [ -z "${PRISM_SKIP_FUZZ:-}" ]; then
 	# README, draws new ones)
 	step "fuzz the parsers (30 s per target)" \
 		env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30
+fi
+if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
+	step "unit and harness tests under ASan+UBSan and valgrind" \
+		tests/sanitize/run.sh
 fi
 if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
 	step "make distcheck" make distcheck

@@ -1956,6 +1956,7 @@ static void _free_job_record(void *x)
 	xfree(job_ptr->partition);
 	xfree(job_ptr->name);
 	xfree(job_ptr->user_name);
+	xfree(job_ptr->state_desc);	/* a plugin's hold reason */
 	xfree(job_ptr->tres_req_cnt);
 	xfree(job_ptr->tres_req_str);
 	xfree(job_ptr->tres_fmt_req_str);

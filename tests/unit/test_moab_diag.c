@@ -257,6 +257,7 @@ START_TEST(test_row_unknown)
 	/* a long label is kept whole; '?' for what is not known */
 	ck_assert_str_eq(buf, "123456789012345          61         60  "
 			      "        ?(     ?)         ?(    60)\n");
+	prism_moab_policy_free(pol);
 }
 END_TEST
 
