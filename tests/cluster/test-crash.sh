@@ -1,0 +1,158 @@
+#!/bin/bash
+# tests/cluster/test-crash.sh -- slurmctld killed with SIGKILL around
+# recalculation passes loses no usage and no Prism state.
+#
+# Starts a private loopback cluster (PriorityCalcPeriod=1 minute) with the
+# Moab policy (its own fair-share usage file) on top of Slurm's association
+# usage, queues 10,000 pending jobs (so that a pass takes a while), runs
+# root's jobs on three nodes and nobody's on the fourth, and then, KILLS
+# times, kills slurmctld with SIGKILL at a random point of the first
+# 100 ms of a recalculation pass (passes start every PriorityCalcPeriod,
+# so the next start is predictable from the last end) and starts it again. After each
+# restart it checks:
+#   - Prism read its state file and the Moab usage file without finding
+#     them damaged (no "damaged" in the log),
+#   - the association usage (sshare RawUsage) of root and nobody is not
+#     below what it was before the kill by more than one calc period's
+#     charge, and after the next pass not below it at all, nor above it by
+#     more than the time that passed (no charge is lost or doubled),
+#   - nobody's share of the Moab fair-share usage is what it was,
+#   - every pending job still has a priority.
+# The cluster is always stopped (trap); the temp dir is removed on success
+# and kept on failure (or with PRISM_KEEP_DIR).
+#
+# Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh),
+# PRISM_CRASH_KILLS (default 3), PRISM_CRASH_JOBS (default 10000).
+# Last output line: "N passed, M failed"; exit 0 only if M is 0.
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
+
+[[ $(id -u) -eq 0 ]] || die "must run as root"
+
+KILLS=${PRISM_CRASH_KILLS:-3}
+N_JOBS=${PRISM_CRASH_JOBS:-10000}
+cluster_test_begin crash
+
+cc -O2 -o "$DIR/submit-many" "$HERE/submit-many.c" -lslurm ||
+    die "cannot build submit-many (libslurm-dev missing?)"
+
+POLICY=$DIR/moab.conf
+cat >"$POLICY" <<'EOF'
+# the crash test's Moab policy: fair-share by dedicated processor-seconds
+FSPOLICY         DEDICATEDPS
+FSWEIGHT         1
+FSUSERWEIGHT     100
+USERCFG[nobody]  FSTARGET=50
+EOF
+export PRISM_PRIORITY_TYPE=priority/prism
+export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY
+MaxJobCount=40000"
+export PRISM_SLURMCTLD_DEBUG=info
+
+log "starting cluster in $DIR"
+"$HERE/cluster-start.sh" "$DIR"
+# shellcheck source=/dev/null
+. "$DIR/env"
+LOGF=$DIR/log/slurmctld.log
+STATE=$DIR/state
+PERIOD=60
+
+nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
+for ((i = 0; i < ${#nodes[@]}; i++)); do
+    user=root
+    ((i == ${#nodes[@]} - 1)) && user=nobody
+    submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive -J fill \
+        -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
+done
+fills_running() { (($(squeue -h -t R -n fill | wc -l) == ${#nodes[@]})); }
+wait_for 60 "fill jobs running" fills_running || die "fill jobs did not start"
+"$DIR/submit-many" "$N_JOBS" low "$DIR/out" >/dev/null || die "cannot queue $N_JOBS jobs"
+
+mtime() { stat -c %.3Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }
+# wait_pass -- wait for the end of the next pass; prints its time
+wait_pass() {
+    local m0 m deadline=$((SECONDS + PERIOD + 30))
+    m0=$(mtime)
+    while ((SECONDS < deadline)); do
+        m=$(mtime)
+        if [[ $m != "$m0" ]]; then
+            echo "$m"
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+# raw usage of USER in ACCOUNT
+raw() {
+    sshare -n -P -A "$2" -u "$1" -o Account,User,RawUsage 2>/dev/null |
+        awk -F'|' -v u="$1" '$2 == u { print $3 }' | tail -n 1
+}
+nobody_pct() {
+    awk '$1 == "total" { for (i = 2; i <= NF; i++) t += $i }
+         $1 == "user" && $2 == "nobody" { for (i = 3; i <= NF; i++) u += $i }
+         END { if (t > 0) printf "%.6f\n", 100 * u / t; else print 0 }' \
+        "$STATE/priority_prism_moab_usage"
+}
+ctld_pid() { read -r p _ <"$DIR/pids/slurmctld.pid" && echo "$p"; }
+
+log "two passes to accumulate usage"
+wait_pass >/dev/null || die "no recalculation pass"
+end=$(wait_pass) || die "no recalculation pass"
+
+for ((k = 1; k <= KILLS; k++)); do
+    root0=$(raw root physics)
+    nobody0=$(raw nobody chem)
+    pct0=$(nobody_pct)
+    # passes start every PERIOD s (a monotonic timer); this one ended a
+    # few ms after it started: aim at a random point of the first 100 ms
+    # of the next one
+    offset=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", (r % 100) / 1000 }')
+    target=$(awk -v e="$end" -v p="$PERIOD" -v o="$offset" 'BEGIN { printf "%.3f", e + p + o }')
+    while awk -v t="$target" -v n="$EPOCHREALTIME" 'BEGIN { exit !(n < t) }'; do
+        sleep 0.01
+    done
+    pid=$(ctld_pid)
+    mark=$(wc -l <"$LOGF")
+    kill -KILL "$pid"
+    t_kill=$EPOCHREALTIME
+    log "kill $k: SIGKILL to slurmctld $pid at ${offset}s from the expected pass start"
+    while [[ -d /proc/$pid ]] && [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]; do
+        sleep 0.05
+    done
+    "$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1 ||
+        { check "kill $k: slurmctld restarts" 1; break; }
+    t_up=$EPOCHREALTIME
+    root1=$(raw root physics)
+    nobody1=$(raw nobody chem)
+    after=$(wait_pass) || { check "kill $k: a pass after the restart" 1; break; }
+    root2=$(raw root physics)
+    nobody2=$(raw nobody chem)
+    pct2=$(nobody_pct)
+    damaged=$(tail -n +"$mark" "$LOGF" | grep -c 'damaged' || true)
+    zero=$(squeue -h -t PD -o '%Q' | awk '$1 == 0' | wc -l)
+    # charge rates: root 24 CPUs, nobody 8 (billing = CPUs)
+    verdict=$(awk -v r0="$root0" -v r1="$root1" -v r2="$root2" \
+        -v n0="$nobody0" -v n1="$nobody1" -v n2="$nobody2" \
+        -v p0="$pct0" -v p2="$pct2" -v te="$end" -v ta="$after" -v pp="$PERIOD" 'BEGIN {
+        # usage before the kill was charged up to the pass that ended at
+        # te; the pass after the restart charged up to ta
+        el = ta - te + 5
+        ok = r1 >= r0 - 24 * (pp + 5) && n1 >= n0 - 8 * (pp + 5)
+        ok = ok && r2 >= r0 && n2 >= n0
+        ok = ok && r2 <= r0 + 24 * el && n2 <= n0 + 8 * el
+        d = p2 - p0; if (d < 0) d = -d
+        ok = ok && d < 1
+        print ok ? 0 : 1 }')
+    ((damaged == 0 && zero == 0)) || verdict=1
+    end=$after
+    check "kill $k at ${offset}s: state and usage intact" "$verdict" \
+        "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2; Moab share $pct0% -> $pct2%; damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
+done
+
+FINISHED=1
+((FAILED == 0))
