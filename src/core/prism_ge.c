@@ -190,6 +190,28 @@ extern int prism_ge_sprio(const prism_ge_policy_t *pol,
 	return 0;
 }
 
+extern void prism_ge_sprio_rebase(prism_ge_sprio_t *cols, uint32_t slurm)
+{
+	uint64_t keep;
+	uint32_t budget;
+
+	if (!cols)
+		return;
+	keep = (uint64_t) cols->tickets + cols->posix + cols->offset;
+	if (slurm >= keep) {
+		cols->urgency = slurm - (uint32_t) keep;
+		return;
+	}
+	cols->urgency = 0;
+	budget = slurm ? slurm - 1 : 0;
+	if (cols->tickets > budget)
+		cols->tickets = budget;
+	budget -= cols->tickets;
+	if (cols->posix > budget)
+		cols->posix = budget;
+	cols->offset = slurm - cols->tickets - cols->posix;
+}
+
 /* ---- urgency ---------------------------------------------------------- */
 
 static void _urgency(const prism_ge_policy_t *pol,
@@ -270,6 +292,97 @@ extern int prism_ge_urgency(const prism_ge_policy_t *pol,
 	if (_check_job(pol, job, err))
 		return -1;
 	_urgency(pol, prism_ge_policy_params(pol), job, now, res);
+	return 0;
+}
+
+/* 'v' bounded to 0..1 (NaN: 0). */
+static double _unit(double v)
+{
+	if (!(v > 0.0))
+		return 0.0;
+	return v < 1.0 ? v : 1.0;
+}
+
+/* The normalised values, prio and slurm of 'res' with 'range'. */
+static void _in_range(const prism_ge_policy_t *pol,
+		      const prism_ge_range_t *range, prism_ge_result_t *res)
+{
+	const prism_ge_params_t *p = prism_ge_policy_params(pol);
+
+	res->nurg = _unit(prism_ge_normalize(res->urg, range->urg_min,
+					     range->urg_max));
+	res->ntckts = _unit(prism_ge_normalize(res->tckts, 0.0,
+					       range->tix_max));
+	res->npprior = prism_ge_normalize(res->ppri + _BASE_PRIO, 0.0,
+					   2.0 * _BASE_PRIO);
+	res->prio = p->weight_urgency * res->nurg +
+		    p->weight_ticket * res->ntckts +
+		    p->weight_priority * res->npprior;
+	res->slurm = prism_ge_to_slurm(pol, res->prio);
+}
+
+extern int prism_ge_estimate(const prism_ge_policy_t *pol,
+			     const prism_ge_range_t *range,
+			     const prism_ge_job_t *job, int64_t now,
+			     prism_ge_result_t *res, prism_error_t *err)
+{
+	prism_ge_result_t r = { 0 };
+
+	if (!pol || !range || !job || !res) {
+		prism_error_set(err, "prism_ge_estimate: NULL argument");
+		return -1;
+	}
+	if (_check_job(pol, job, err))
+		return -1;
+	_urgency(pol, prism_ge_policy_params(pol), job, now, &r);
+	r.ppri = prism_ge_posix_prio(job->nice);
+	r.otckt = job->otickets;
+	if (job->user != _NONE)
+		r.otckt += prism_ge_get(pol, PRISM_GE_USER, job->user)->oticket;
+	if (job->account != _NONE)
+		r.otckt += prism_ge_get(pol, PRISM_GE_ACCOUNT, job->account)
+				   ->oticket;
+	r.tckts = r.otckt;
+	_in_range(pol, range, &r);
+	*res = r;
+	return 0;
+}
+
+/* The urgency of partition handle 'part' (0 for NONE). */
+static double _part_urgency(const prism_ge_policy_t *pol, uint32_t part)
+{
+	if (part == _NONE)
+		return 0.0;
+	return prism_ge_get(pol, PRISM_GE_PARTITION, part)->urgency;
+}
+
+extern int prism_ge_in_partition(const prism_ge_policy_t *pol,
+				 const prism_ge_range_t *range,
+				 const prism_ge_result_t *res, uint32_t from,
+				 uint32_t to, prism_ge_result_t *out,
+				 prism_error_t *err)
+{
+	uint32_t nparts = prism_ge_count(pol, PRISM_GE_PARTITION);
+	prism_ge_result_t r;
+	double delta;
+
+	if (!pol || !range || !res || !out) {
+		prism_error_set(err, "prism_ge_in_partition: NULL argument");
+		return -1;
+	}
+	if ((from != _NONE && from >= nparts) || (to != _NONE && to >= nparts)) {
+		prism_error_set(err, "prism_ge_in_partition: partition handle %u or %u is out of range",
+				(unsigned) from, (unsigned) to);
+		return -1;
+	}
+	r = *res;
+	delta = _part_urgency(pol, to) - _part_urgency(pol, from);
+	if (delta != 0.0) {
+		r.rrcontr += delta;
+		r.urg = r.wtcontr + r.dlcontr + r.rrcontr;
+		_in_range(pol, range, &r);
+	}
+	*out = r;
 	return 0;
 }
 

@@ -101,6 +101,16 @@
  * are cut (urgency first kept, then tickets, then posix), so offset is
  * never below 1.
  *
+ * Outside a pass. A job submitted between passes gets
+ * prism_ge_estimate(): its urgency at submission, its override tickets
+ * as if it were the only pending job of its user and account (its
+ * functional and share-tree tickets wait for the next pass), normalised
+ * with the last pass's ranges and bounded to 0..1. A job's priority in
+ * another of its partitions, prism_ge_in_partition(), differs only in the
+ * partition's urgency, normalised with the pass's ranges likewise; its
+ * sprio columns, prism_ge_sprio_rebase(), keep tickets, posix and (when
+ * it fits) offset, and urgency takes the difference.
+ *
  * Allocation. A pass object keeps its scratch arrays between passes and
  * grows them only when a pass has more jobs, nodes or entries than any
  * before; nothing is allocated per job.
@@ -260,6 +270,37 @@ extern double prism_ge_from_slurm(const prism_ge_policy_t *pol,
 extern int prism_ge_sprio(const prism_ge_policy_t *pol,
 			  const prism_ge_result_t *res, prism_ge_sprio_t *out,
 			  prism_error_t *err);
+
+/*
+ * The priority of one job outside a pass (see the notes) at 'now' with
+ * the ranges 'range' into 'res'. Returns 0, or -1 with err set for a
+ * NULL argument, a bad handle or a bad amount ('res' untouched then).
+ */
+extern int prism_ge_estimate(const prism_ge_policy_t *pol,
+			     const prism_ge_range_t *range,
+			     const prism_ge_job_t *job, int64_t now,
+			     prism_ge_result_t *res, prism_error_t *err);
+
+/*
+ * 'res', the result of a job in partition handle 'from', moved to
+ * partition 'to' (either may be PRISM_GE_NONE) with the ranges 'range',
+ * into 'out' ('out' may be 'res'). The same result when both partitions
+ * have the same urgency. Returns 0, or -1 with err set for a NULL
+ * argument or a handle out of range.
+ */
+extern int prism_ge_in_partition(const prism_ge_policy_t *pol,
+				 const prism_ge_range_t *range,
+				 const prism_ge_result_t *res, uint32_t from,
+				 uint32_t to, prism_ge_result_t *out,
+				 prism_error_t *err);
+
+/*
+ * Make the sprio columns 'cols' of a job add up to 'slurm', its priority
+ * in another partition (see the notes): tickets, posix and offset kept
+ * when they fit, else cut (offset kept at 1 at least, for slurm > 0).
+ * A NULL 'cols' is ignored.
+ */
+extern void prism_ge_sprio_rebase(prism_ge_sprio_t *cols, uint32_t slurm);
 
 /*
  * Write the qstat -pri, -urg and -ext breakdown of 'res' under 'pol'

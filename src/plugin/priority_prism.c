@@ -207,8 +207,10 @@ PRISM_EXPORT extern int fini(void)
 		site_factor_plugin_fini();
 		prism_fs_tree_fini();
 		prism_moab_usage_save();
+		prism_ge_usage_save();
 		prism_policy_fini();
 		prism_moab_job_fini();
+		prism_ge_job_fini();
 	}
 	_conf_free();
 	return SLURM_SUCCESS;
@@ -218,7 +220,8 @@ PRISM_EXPORT extern int fini(void)
 PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
 					    job_record_t *job_ptr)
 {
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
 	prism_prio_conf_t c;
 	prism_world_t world;
 	uint32_t prio;
@@ -230,6 +233,8 @@ PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
 	prism_moab_lock();
 	if (prism_moab_policy())
 		prio = prism_moab_job_compute(job_ptr, time(NULL));
+	else if (prism_ge_policy())
+		prio = prism_ge_job_compute(job_ptr, time(NULL));
 	else
 		prio = prism_job_compute(job_ptr, &c, &world, time(NULL));
 	prism_moab_unlock();
@@ -334,6 +339,7 @@ PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
 	prism_moab_lock();
 	if (prism_moab_policy() && last)
 		prism_moab_charge(job_ptr, last, now);
+	prism_ge_charge(job_ptr, last, now);
 	prism_moab_unlock();
 	(void) prism_usage_charge_job(job_ptr, last, now, true);
 }

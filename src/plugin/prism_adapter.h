@@ -18,6 +18,8 @@
 #include "src/common/list.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "prism_ge.h"
+#include "prism_ge_usage.h"
 #include "prism_moab.h"
 #include "prism_params.h"
 #include "prism_prio.h"
@@ -257,8 +259,10 @@ extern prism_policy_t prism_policy_kind(void);
 extern uint64_t prism_policy_generation(void);
 
 /*
- * moab_lock guards the Moab policy, its usage and the per-user totals. It
- * is a leaf: taken after the job lock and the assoc_mgr locks.
+ * moab_lock, the policy lock, guards the policy in force (Moab or Grid
+ * Engine), its usage, the Moab per-user totals and the Grid Engine
+ * adapter's caches. It is a leaf: taken after the job lock and the
+ * assoc_mgr locks.
  */
 extern void prism_moab_lock(void);
 extern void prism_moab_unlock(void);
@@ -305,5 +309,67 @@ extern void prism_moab_factors_rebase(priority_factors_object_t *f,
 
 /* Free the Moab adapter's caches (fini). */
 extern void prism_moab_job_fini(void);
+
+/* ---- the Grid Engine policy (prism_policy.c, prism_ge_job.c) ---- */
+
+/* With moab_lock held: the Grid Engine policy in force (NULL: another
+ * policy) and its share-tree usage per association id. */
+extern const prism_ge_policy_t *prism_ge_policy(void);
+extern prism_ge_usage_t *prism_ge_usage(void);
+
+/*
+ * The Grid Engine policy in force (NULL: another policy), for a
+ * recalculation pass to use without moab_lock: it stays valid until
+ * prism_ge_policy_put(), even when a reconfigure replaces it meanwhile
+ * (then prism_ge_policy() differs from it). One pass at a time. Both take
+ * moab_lock.
+ */
+extern const prism_ge_policy_t *prism_ge_policy_get(void);
+extern void prism_ge_policy_put(const prism_ge_policy_t *pol);
+
+/* Save the share-tree usage in StateSaveLocation. Takes moab_lock. */
+extern void prism_ge_usage_save(void);
+
+/*
+ * A pass at 'now' under 'pol' (from prism_ge_policy_get()), in four
+ * steps, all in the recalculation thread:
+ * begin: decay the share-tree usage, build the share tree from the
+ *   association tree, forget the last pass's jobs. Takes the assoc_mgr
+ *   assoc and TRES read locks and moab_lock itself.
+ * collect: per job, with the job write lock, the assoc_mgr locks and
+ *   moab_lock held and 'pol' still in force: charge a running job's
+ *   CPU-seconds since 'last' (0: none) and count it; keep a pending,
+ *   not held, not admin-set job's inputs.
+ * compute: with no lock held, the priorities of the jobs kept; returns
+ *   how many (0 also when the core refused, logged).
+ * store: result 'i' into its job, found again by id, when it is still
+ *   pending, not held and not admin-set: priority, sprio columns,
+ *   priority_array. Caller holds the job write lock (part read) and
+ *   moab_lock, 'pol' still in force. True when the priority changed.
+ */
+extern void prism_ge_pass_begin(const prism_ge_policy_t *pol, time_t now);
+extern void prism_ge_collect(job_record_t *job_ptr, time_t last);
+extern uint32_t prism_ge_pass_compute(void);
+extern bool prism_ge_store(uint32_t i);
+
+/*
+ * The Grid Engine priority of 'job_ptr' outside a pass (submission),
+ * never 0, its sprio columns and priority_array; an admin-set priority is
+ * kept. Caller holds the job write lock, the assoc_mgr TRES read lock and
+ * moab_lock, and a Grid Engine policy is in force.
+ */
+extern uint32_t prism_ge_job_compute(job_record_t *job_ptr, time_t now);
+
+/* Charge the share-tree usage of 'job_ptr' from 'start' to 'end' (a job
+ * that ended). Caller holds the job lock and moab_lock. */
+extern void prism_ge_charge(job_record_t *job_ptr, time_t start, time_t end);
+
+/* Make the sprio columns of a Grid Engine job's row 'f' add up to
+ * 'slurm', its priority in another partition. */
+extern void prism_ge_factors_rebase(priority_factors_object_t *f,
+				    uint32_t slurm);
+
+/* Free the Grid Engine adapter's arrays and caches (fini). */
+extern void prism_ge_job_fini(void);
 
 #endif /* PRISM_ADAPTER_H */

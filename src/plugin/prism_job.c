@@ -346,6 +346,7 @@ typedef struct {
 	List part_filter;
 	prism_prio_conf_t conf;
 	bool moab;		/* the Moab policy's columns */
+	bool ge;		/* the Grid Engine policy's columns */
 } rows_t;
 
 /*
@@ -357,9 +358,9 @@ static void _append_row(List ret, const job_record_t *job_ptr,
 {
 	const prism_prio_conf_t *conf = &rows->conf;
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
-	bool one_part = i < 0;
+	bool one_part = i < 0, own = rows->moab || rows->ge;
 
-	if ((one_part || rows->moab) && job_ptr->direct_set_prio)
+	if ((one_part || own) && job_ptr->direct_set_prio)
 		obj->direct_prio = job_ptr->priority;
 	else
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
@@ -369,6 +370,11 @@ static void _append_row(List ret, const job_record_t *job_ptr,
 		if (!obj->direct_prio && job_ptr->priority_array)
 			prism_moab_factors_rebase(obj,
 						  job_ptr->priority_array[i]);
+	} else if (!one_part && rows->ge) {
+		/* this partition's priority differs in the urgency (AGE) */
+		if (!obj->direct_prio && job_ptr->priority_array)
+			prism_ge_factors_rebase(obj,
+						job_ptr->priority_array[i]);
 	} else if (!one_part) {
 		obj->priority_part =
 			prism_part_term(conf, _part_factor(conf, part_ptr));
@@ -432,8 +438,10 @@ extern List prism_job_factors_list(priority_factors_request_msg_t *req_msg,
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };
+	prism_policy_t kind = prism_policy_kind();
 	rows_t rows = { .req_msg = req_msg,
-			.moab = prism_policy_kind() == PRISM_POLICY_MOAB };
+			.moab = kind == PRISM_POLICY_MOAB,
+			.ge = kind == PRISM_POLICY_GRIDENGINE };
 	List ret = NULL;
 	job_record_t *job_ptr;
 	ListIterator itr;

@@ -5,7 +5,11 @@
  *  job that needs it, and saves Prism's state.
  *
  *  The steps and their order follow Slurm's multifactor plugin, so the
- *  usage and priorities agree with it pass for pass.
+ *  usage and priorities agree with it pass for pass. Under the Grid
+ *  Engine policy the priority step is different: one walk collects the
+ *  pending jobs (while charging usage), the core computes them all at
+ *  once without any lock, and the results are written back in slices,
+ *  each job found again by its id.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -40,6 +44,11 @@ typedef struct {
 	bool decayed;		/* time passed since the last pass */
 	bool moab;		/* the Moab policy computes priorities (set
 				 * per slice, under moab_lock) */
+	const prism_ge_policy_t *ge;	/* the Grid Engine policy of this
+					 * pass (prism_ge_policy_get()) */
+	bool ge_in_force;	/* a Grid Engine policy is in force and it is
+				 * pass->ge (per slice, under moab_lock) */
+	bool ge_other;		/* another Grid Engine policy is in force */
 	uint32_t changed;
 	uint32_t slices;
 } pass_t;
@@ -50,6 +59,8 @@ typedef struct {
  */
 #define PRISM_SLICE_USEC 2000
 #define PRISM_SLICE_CHECK 32
+/* (a Grid Engine write-back looks each job up by id: read it more often) */
+#define PRISM_SLICE_CHECK_STORE 4
 
 extern time_t prism_recalc_last_ran(void)
 {
@@ -106,6 +117,9 @@ static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 {
 	uint32_t prio;
 
+	/* reconfigured to the Grid Engine policy since the pass began */
+	if (pass->ge_in_force || pass->ge_other)
+		return;
 	if (!_needs_priority(job_ptr, pass))
 		return;
 	if (pass->moab) {
@@ -136,6 +150,13 @@ static void _charge_only(job_record_t *job_ptr, pass_t *pass)
 	(void) _charge(job_ptr, pass);
 }
 
+static void _charge_and_collect(job_record_t *job_ptr, pass_t *pass)
+{
+	(void) _charge(job_ptr, pass);
+	if (pass->ge_in_force)
+		prism_ge_collect(job_ptr, pass->decayed ? pass->last : 0);
+}
+
 /* One walk over all jobs: what to do per job and which locks it needs. */
 typedef struct {
 	void (*fn)(job_record_t *job_ptr, pass_t *pass);
@@ -151,6 +172,8 @@ typedef struct {
 /* (the classic algorithm also fills a user's effective usage on demand) */
 static const step_t charge_and_set = { _charge_and_set, CHARGE_LOCKS, true };
 static const step_t charge_only = { _charge_only, CHARGE_LOCKS, true };
+static const step_t charge_and_collect = { _charge_and_collect, CHARGE_LOCKS,
+					   true };
 static const step_t set_fair_tree = {
 	_set_priority, { .assoc = READ_LOCK, .qos = READ_LOCK }, false };
 
@@ -161,6 +184,25 @@ static int64_t _usec_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000000 +
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+/* What the policy in force is, for a slice. Caller holds moab_lock. */
+static void _policy_check(pass_t *pass)
+{
+	const prism_ge_policy_t *ge = prism_ge_policy();
+
+	pass->moab = prism_moab_policy() != NULL;
+	pass->ge_in_force = ge && ge == pass->ge;
+	pass->ge_other = ge && ge != pass->ge;
+}
+
+/*
+ * Has a slice that started at 't0' and handled 'n' jobs run long enough?
+ * The clock is read every 'every' jobs.
+ */
+static bool _slice_done(const struct timespec *t0, uint32_t n, uint32_t every)
+{
+	return !(n % every) && _usec_since(t0) >= PRISM_SLICE_USEC;
 }
 
 /*
@@ -200,12 +242,11 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		assoc_mgr_lock(&locks);
 		prism_moab_lock();
-		pass->moab = prism_moab_policy() != NULL;
+		_policy_check(pass);
 		while (true) {
 			job_record_t *job_ptr;
 
-			if (!(++n % PRISM_SLICE_CHECK) &&
-			    _usec_since(&t0) >= PRISM_SLICE_USEC)
+			if (_slice_done(&t0, ++n, PRISM_SLICE_CHECK))
 				break;
 			if (!(job_ptr = list_next(itr))) {
 				done = true;
@@ -226,16 +267,77 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 	}
 }
 
+/*
+ * Write the Grid Engine results back in slices as _walk_jobs() walks the
+ * jobs; stops when the policy of the pass is no longer in force.
+ */
+static void _walk_ge_results(uint32_t n, pass_t *pass)
+{
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
+					    .node = READ_LOCK,
+					    .part = READ_LOCK };
+	uint32_t i = 0;
+
+	while (i < n) {
+		struct timespec t0;
+		uint32_t k = 0;
+		bool in_force;
+
+		lock_slurmctld(job_write_lock);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		prism_moab_lock();
+		_policy_check(pass);
+		in_force = pass->ge_in_force;
+		while (in_force && i < n &&
+		       !_slice_done(&t0, ++k, PRISM_SLICE_CHECK_STORE)) {
+			if (prism_ge_store(i++))
+				pass->changed++;
+		}
+		prism_moab_unlock();
+		if (pass->changed)
+			*prism_ctl.last_job_update = time(NULL);
+		unlock_slurmctld(job_write_lock);
+		pass->slices++;
+		if (!in_force)
+			return;
+		if (i < n)
+			sched_yield();
+	}
+}
+
+/*
+ * The Grid Engine priority step: collect the pending jobs while charging
+ * usage, update fair-share (what sshare shows), compute, write back.
+ */
+static void _ge_step(pass_t *pass)
+{
+	uint32_t n;
+
+	pass->ge = prism_ge_policy_get();
+	prism_ge_pass_begin(pass->ge, pass->now);
+	_walk_jobs(&charge_and_collect, pass);
+	prism_fs_tree_update(&pass->conf);
+	n = prism_ge_pass_compute();
+	if (n)
+		_walk_ge_results(n, pass);
+	prism_ge_policy_put(pass->ge);
+	pass->ge = NULL;
+}
+
 extern void prism_recalc_pass(void)
 {
 	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran(),
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
-	bool fair_tree, moab = prism_policy_kind() == PRISM_POLICY_MOAB;
+	prism_policy_t kind = prism_policy_kind();
+	bool moab = kind == PRISM_POLICY_MOAB;
+	bool ge = kind == PRISM_POLICY_GRIDENGINE;
+	bool fair_tree;
 
 	prism_conf_get(&pass.conf);
-	/* the Moab policy charges, then computes, as Fair Tree does */
-	fair_tree = (pass.conf.flags & PRISM_F_FAIR_TREE) || moab;
+	/* the Moab and Grid Engine policies charge, then compute, as Fair
+	 * Tree does */
+	fair_tree = (pass.conf.flags & PRISM_F_FAIR_TREE) || moab || ge;
 	if (moab)
 		prism_moab_roll(pass.now);
 	prism_usage_reset_if_due(&next, pass.now);
@@ -247,7 +349,9 @@ extern void prism_recalc_pass(void)
 		if (!fair_tree)
 			_walk_jobs(&charge_and_set, &pass);
 	}
-	if (fair_tree) {
+	if (ge) {
+		_ge_step(&pass);
+	} else if (fair_tree) {
 		_walk_jobs(&charge_only, &pass);
 		prism_fs_tree_update(&pass.conf);
 		_walk_jobs(&set_fair_tree, &pass);
@@ -260,6 +364,7 @@ extern void prism_recalc_pass(void)
 	state = next;
 	slurm_mutex_unlock(&last_lock);
 	prism_moab_usage_save();
+	prism_ge_usage_save();
 	(void) prism_state_save(&next);
 	/*
 	 * slurmctld itself saves association usage only every 5 minutes and

@@ -4,6 +4,7 @@
  *  cases, usage decay, share-tree tickets (entitlement, usage,
  *  compensation, pending-job ordering), functional and override tickets,
  *  policy_hierarchy, the mapping onto Slurm's priority, the sprio split,
+ *  a job outside a pass (estimate, other partitions, rebased columns),
  *  the explanation, a cross-check of the greedy orderings against a
  *  naive one, a large pass, and bad parameters.
  *
@@ -1389,6 +1390,231 @@ START_TEST(test_sprio_edges)
 }
 END_TEST
 
+/* ---- outside a pass: estimate, other partitions, rebased columns ----- */
+
+/*
+ * A policy with partition urgencies and override tickets; the ranges of a
+ * pass are given per row. Each row: a job (CPUs, seconds waited, whether
+ * it is user u's with 300 override tickets) estimated with the ranges,
+ * and the normalised values expected.
+ */
+static const struct {
+	const char *what;
+	double urg_min, urg_max, tix_max;
+	uint32_t jobs;
+	double cpus;
+	int64_t waited;
+	bool tickets;
+	double nurg, ntckts;
+} est[] = {
+	{ "no pass yet: both halfway", 0, 0, 0, 0, 1, 0, false, 0.5, 0.5 },
+	{ "inside the range", 0, 1000, 600, 4, 5, 0, false, 0.5, 0 },
+	{ "waiting counts", 100, 1100, 600, 4, 1, 1000, false,
+	  (100 + 278 - 100) / 1000.0, 0 },
+	{ "above the range: 1", 0, 100, 600, 4, 5, 0, false, 1, 0 },
+	{ "below the range: 0", 1000, 2000, 600, 4, 5, 0, false, 0, 0 },
+	{ "override tickets of the user", 0, 1000, 600, 4, 5, 0, true, 0.5,
+	  0.5 },
+	{ "more tickets than the pass's most: 1", 0, 1000, 200, 4, 5, 0, true,
+	  0.5, 1 },
+	{ "no ticket range: halfway", 0, 1000, 0, 4, 5, 0, true, 0.5, 0.5 },
+};
+
+START_TEST(test_estimate)
+{
+	prism_ge_policy_t *pol = _policy("urgency_slots 100\n"
+					 "weight_priority 0.1\n"
+					 "override_tickets_user[u] 300\n");
+	prism_ge_range_t range = { .jobs = est[_i].jobs,
+				   .urg_min = est[_i].urg_min,
+				   .urg_max = est[_i].urg_max,
+				   .tix_max = est[_i].tix_max };
+	double amount[3] = { est[_i].cpus, 0, 0 };
+	prism_ge_job_t job = _job(7);
+	prism_ge_result_t res;
+	prism_error_t err = { "" };
+
+	job.amount = amount;
+	job.submit = 50000 - est[_i].waited;
+	job.nice = -10;
+	if (est[_i].tickets)
+		job.user = prism_ge_find(pol, PRISM_GE_USER, "u");
+	ck_assert_msg(!prism_ge_estimate(pol, &range, &job, 50000, &res, &err),
+		      "%s", err.text);
+	ck_assert_msg(_near(res.nurg, est[_i].nurg), "%s: nurg %g, not %g",
+		      est[_i].what, res.nurg, est[_i].nurg);
+	ck_assert_msg(_near(res.ntckts, est[_i].ntckts),
+		      "%s: ntckts %g, not %g", est[_i].what, res.ntckts,
+		      est[_i].ntckts);
+	ck_assert(res.otckt == (est[_i].tickets ? 300.0 : 0.0));
+	ck_assert(res.ftckt == 0.0 && res.stckt == 0.0);
+	ck_assert_int_eq(res.ppri, 10);
+	ck_assert(_near(res.npprior, 1034.0 / 2048));
+	ck_assert(_near(res.prio, 0.5 * res.nurg + 0.5 * res.ntckts +
+					  0.1 * res.npprior));
+	ck_assert_uint_eq(res.slurm, prism_ge_to_slurm(pol, res.prio));
+	ck_assert_uint_ge(res.slurm, 1);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
+/* A job of a pass, estimated with that pass's ranges, gets its priority. */
+START_TEST(test_estimate_pass)
+{
+	prism_ge_policy_t *pol = _seed_policy();
+	double amount[4][3] = { { 64 }, { 2 }, { 8 }, { 1 } };
+	prism_ge_job_t jobs[4];
+	prism_ge_result_t res[4], one;
+	prism_ge_input_t in = { .pol = pol, .now = 40 * HOUR };
+	prism_error_t err = { "" };
+	prism_ge_pass_t *pass = prism_ge_pass_create(&err);
+
+	for (int i = 0; i < 4; i++) {
+		jobs[i] = _job(i + 1);
+		jobs[i].amount = amount[i];
+		jobs[i].submit = i * 7 * HOUR;
+	}
+	jobs[1].partition = prism_ge_find(pol, PRISM_GE_PARTITION, "t2");
+	ck_assert(!prism_ge_pass_run(pass, &in, jobs, 4, res, &err));
+	for (int i = 0; i < 4; i++) {
+		ck_assert(!prism_ge_estimate(pol, prism_ge_pass_range(pass),
+					     &jobs[i], in.now, &one, &err));
+		ck_assert(one.urg == res[i].urg);
+		ck_assert(one.nurg == res[i].nurg);
+		ck_assert_uint_eq(one.slurm, res[i].slurm);
+	}
+	prism_ge_pass_free(pass);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
+/*
+ * The job of a pass in another partition (seed policy: t2 and t64 40000,
+ * u2 80000, batch none). Each row: from, to, the urgency expected with
+ * the pass's range 0..100000.
+ */
+static const struct {
+	const char *from, *to;
+	double urg;
+	bool same;	/* the very result */
+} moves[] = {
+	{ "t2", "t2", 40300, true },
+	{ "t2", "t64", 40300, true },
+	{ "t2", "u2", 80300, false },
+	{ "t2", "batch", 300, false },
+	{ "batch", "t2", 80300, false },
+	{ "batch", "batch", 40300, true },	/* from == to: kept */
+	{ "u2", "t2", 300, false },
+};
+
+START_TEST(test_in_partition)
+{
+	prism_ge_policy_t *pol = _seed_policy();
+	prism_ge_range_t range = { .jobs = 3, .urg_min = 0,
+				   .urg_max = 100000 };
+	uint32_t from = prism_ge_find(pol, PRISM_GE_PARTITION,
+				      moves[_i].from);
+	uint32_t to = prism_ge_find(pol, PRISM_GE_PARTITION, moves[_i].to);
+	prism_ge_result_t res = { .rrcontr = 40200, .wtcontr = 100,
+				  .urg = 40300, .nurg = 0.403, .ntckts = 0.5,
+				  .tckts = 5 }, out;
+	prism_error_t err = { "" };
+
+	res.prio = 0.5 * res.nurg + 0.5 * res.ntckts;
+	res.slurm = prism_ge_to_slurm(pol, res.prio);
+	ck_assert_msg(!prism_ge_in_partition(pol, &range, &res, from, to, &out,
+					     &err),
+		      "%s", err.text);
+	if (moves[_i].same) {
+		ck_assert(out.urg == res.urg && out.nurg == res.nurg &&
+			  out.prio == res.prio);
+		ck_assert_uint_eq(out.slurm, res.slurm);
+	} else {
+		ck_assert(_near(out.urg, moves[_i].urg));
+		ck_assert(_near(out.nurg, moves[_i].urg / 100000));
+		ck_assert(out.ntckts == res.ntckts);
+		ck_assert_uint_eq(out.slurm, prism_ge_to_slurm(pol, out.prio));
+	}
+	/* in place */
+	ck_assert(!prism_ge_in_partition(pol, &range, &res, from, to, &res,
+					 &err));
+	ck_assert(out.urg == res.urg && out.nurg == res.nurg &&
+		  out.prio == res.prio);
+	ck_assert_uint_eq(out.slurm, res.slurm);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
+/* Each row: the columns, the other partition's priority, what they become. */
+static const struct {
+	const char *what;
+	prism_ge_sprio_t in;
+	uint32_t slurm;
+	prism_ge_sprio_t out;
+} rebase[] = {
+	{ "urgency grows", { 10, 20, 30, 2 }, 100, { 48, 20, 30, 2 } },
+	{ "urgency shrinks", { 500, 20, 30, 2 }, 60, { 8, 20, 30, 2 } },
+	{ "urgency to 0", { 500, 20, 30, 2 }, 52, { 0, 20, 30, 2 } },
+	{ "offset cut", { 500, 20, 30, 3 }, 51, { 0, 20, 30, 1 } },
+	{ "posix cut", { 5, 20, 30, 1 }, 41, { 0, 20, 20, 1 } },
+	{ "tickets cut", { 5, 20, 30, 1 }, 11, { 0, 10, 0, 1 } },
+	{ "priority 1", { 5, 20, 30, 1 }, 1, { 0, 0, 0, 1 } },
+	{ "priority 0", { 5, 20, 30, 1 }, 0, { 0, 0, 0, 0 } },
+	{ "no overflow", { 0, 0xfffffff0u, 0xfffffff0u, 1 }, 0xfffffffdu,
+	  { 0, 0xfffffff0u, 0xc, 1 } },
+};
+
+START_TEST(test_sprio_rebase)
+{
+	prism_ge_sprio_t c = rebase[_i].in;
+
+	prism_ge_sprio_rebase(&c, rebase[_i].slurm);
+	ck_assert_msg(!memcmp(&c, &rebase[_i].out, sizeof(c)),
+		      "%s: %u %u %u %u", rebase[_i].what, c.urgency, c.tickets,
+		      c.posix, c.offset);
+	ck_assert_uint_eq((uint64_t) c.urgency + c.tickets + c.posix +
+				  c.offset,
+			  rebase[_i].slurm);
+	prism_ge_sprio_rebase(NULL, 5);
+}
+END_TEST
+
+START_TEST(test_outside_bad_param)
+{
+	prism_ge_policy_t *pol = _policy("urgency_partition[p] 5\n");
+	prism_ge_range_t range = { 0 };
+	prism_ge_job_t job = _job(1);
+	prism_ge_result_t res = { 0 }, out;
+	prism_error_t err = { "" };
+
+	ck_assert_int_eq(prism_ge_estimate(NULL, &range, &job, 0, &res, &err),
+			 -1);
+	ck_assert_str_eq(err.text, "prism_ge_estimate: NULL argument");
+	ck_assert_int_eq(prism_ge_estimate(pol, NULL, &job, 0, &res, &err),
+			 -1);
+	ck_assert_int_eq(prism_ge_estimate(pol, &range, NULL, 0, &res, &err),
+			 -1);
+	ck_assert_int_eq(prism_ge_estimate(pol, &range, &job, 0, NULL, &err),
+			 -1);
+	job.partition = 1;
+	ck_assert_int_eq(prism_ge_estimate(pol, &range, &job, 0, &res, &err),
+			 -1);
+	ck_assert_str_eq(err.text, "job 1: partition handle 1 is out of range");
+	ck_assert_int_eq(prism_ge_in_partition(NULL, &range, &res, 0, 0, &out,
+					       &err),
+			 -1);
+	ck_assert_str_eq(err.text, "prism_ge_in_partition: NULL argument");
+	ck_assert_int_eq(prism_ge_in_partition(pol, &range, &res, 0, 1, &out,
+					       &err),
+			 -1);
+	ck_assert_str_eq(err.text, "prism_ge_in_partition: partition handle 0 or 1 is out of range");
+	ck_assert_int_eq(prism_ge_in_partition(pol, &range, &res, NONE, 0,
+					       &out, &err),
+			 0);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
 /* ---- explain ---------------------------------------------------------- */
 
 START_TEST(test_explain)
@@ -1695,6 +1921,11 @@ extern Suite *ge_suite(void)
 	tcase_add_test(model, test_mapping_big_weights);
 	tcase_add_test(model, test_sprio);
 	tcase_add_test(model, test_sprio_edges);
+	tcase_add_loop_test(model, test_estimate, 0, N(est));
+	tcase_add_test(model, test_estimate_pass);
+	tcase_add_loop_test(model, test_in_partition, 0, N(moves));
+	tcase_add_loop_test(model, test_sprio_rebase, 0, N(rebase));
+	tcase_add_test(model, test_outside_bad_param);
 	tcase_add_test(model, test_explain);
 	tcase_add_loop_test(model, test_bad_input, 0, N(bad));
 	tcase_add_test(model, test_bad_param);
