@@ -372,8 +372,14 @@ extern void prism_recalc_pass(void)
 	 * older usage while Prism's state says it was charged. Saving it
 	 * after every pass that charged keeps the two within one pass.
 	 */
-	if (pass.decayed && pass.with_dbd)
+	if (pass.decayed && pass.with_dbd) {
+		struct timespec t0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		(void) dump_assoc_mgr_state();
+		log_flag(PRIO, "%s: association usage saved in %" PRId64 " us",
+			 "priority/prism", _usec_since(&t0));
+	}
 }
 
 static void *_recalc_loop(void *arg)
