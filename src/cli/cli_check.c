@@ -41,6 +41,19 @@ extern prism_moab_policy_t *cli_moab_read(const char *path,
 	return pol;
 }
 
+extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err)
+{
+	prism_ge_policy_t *pol = NULL;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (prism_file_read(path, &text, &len, err) ||
+	    prism_ge_conf_parse(text, len, path, &pol, err))
+		pol = NULL;
+	free(text);
+	return pol;
+}
+
 /* The same lines as the plugin's _notices() (src/plugin/prism_policy.c). */
 extern void cli_moab_notices(const prism_moab_policy_t *pol,
 			     const char *path, FILE *out)
@@ -259,17 +272,20 @@ static int _check_moab(const char *path)
 	return CLI_OK;
 }
 
-/*
- * Hook for policy=gridengine: once the Grid Engine core (prism_ge_conf)
- * is part of the build, read 'path' with prism_file_read() and
- * prism_ge_conf_parse(), print prism_ge_policy_notice()s and "PATH: OK
- * (policy=gridengine)", as _check_moab() does.
- */
 static int _check_gridengine(const char *path)
 {
-	fprintf(stderr, "%s: policy=gridengine is not available in this version of Prism\n",
-		path);
-	return CLI_ERROR;
+	prism_error_t err = { "" };
+	prism_ge_policy_t *pol = cli_ge_read(path, &err);
+
+	if (!pol) {
+		fprintf(stderr, "%s\n", err.text);
+		return CLI_ERROR;
+	}
+	for (size_t i = 0; i < prism_ge_policy_notice_count(pol); i++)
+		printf("%s\n", prism_ge_policy_notice(pol, i));
+	printf("%s: OK (policy=gridengine)\n", path);
+	prism_ge_policy_free(pol);
+	return CLI_OK;
 }
 
 static int _check_file(prism_policy_t policy, const char *path)
@@ -334,9 +350,12 @@ extern int cli_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "slurm-conf", required_argument, NULL, 's' },
+		{ "gridengine", no_argument, NULL, 'g' },
+		{ "moab", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *conf_opt = NULL, *file = NULL;
+	int forced = -1;	/* --gridengine, --moab: the file's policy */
 	char path[PRISM_PARAMS_MAX + 64];
 	prism_params_t params;
 	int c, rc;
@@ -346,6 +365,10 @@ extern int cli_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		if (c == 's')
 			conf_opt = optarg;
+		else if (c == 'g')
+			forced = PRISM_POLICY_GRIDENGINE;
+		else if (c == 'm')
+			forced = PRISM_POLICY_MOAB;
 		else if (optopt == 's')
 			return cli_usage_error("check: --slurm-conf needs a file");
 		else
@@ -357,6 +380,18 @@ extern int cli_check(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("check: unexpected argument '%s'",
 				       argv[optind]);
+	if (forced >= 0 && !file)
+		return cli_usage_error("check: --%s needs a POLICYFILE",
+				       forced == PRISM_POLICY_GRIDENGINE ?
+					       "gridengine" :
+					       "moab");
+	if (forced >= 0 && conf_opt)
+		return cli_usage_error("check: --%s and --slurm-conf exclude each other",
+				       forced == PRISM_POLICY_GRIDENGINE ?
+					       "gridengine" :
+					       "moab");
+	if (forced >= 0)
+		return _check_file((prism_policy_t) forced, file);
 	/* a file alone is a Moab policy file */
 	if (file && !conf_opt)
 		return _check_moab(file);

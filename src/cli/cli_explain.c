@@ -1,9 +1,11 @@
 /*****************************************************************************\
- *  cli_explain.c - `prism explain`: Moab's mdiag -p view of the pending
- *  jobs, from the running slurmctld. The controller's configuration says
- *  which policy file and StateSaveLocation the plugin uses; the job,
- *  sprio and partition RPCs give the records (PrivateData applies to
- *  them as to squeue and sprio); cli_diag.c builds the view.
+ *  cli_explain.c - `prism explain`: Moab's mdiag -p view or Grid Engine's
+ *  qstat -pri and -urg views of the pending jobs, from the running
+ *  slurmctld. The controller's configuration says which policy file and
+ *  StateSaveLocation the plugin uses; the job, sprio and partition RPCs
+ *  give the records (PrivateData applies to them as to squeue and
+ *  sprio); cli_diag.c (Moab) and cli_ge_diag.c (Grid Engine) build the
+ *  view.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -227,17 +229,19 @@ static prism_moab_usage_t *_usage(const _records_t *r,
 }
 
 /*
- * The Moab policy the controller's PriorityParameters select, into *pol
- * and 'path'. Returns CLI_OK with *pol NULL when the policy is not Moab's
- * (and says what to use instead), CLI_ERROR after printing an error.
+ * The policy the controller's PriorityParameters select, into *pol (Moab)
+ * or *ge (Grid Engine) and 'path'. Returns CLI_OK with both NULL when the
+ * policy is multifactor (and says what to use instead), CLI_ERROR after
+ * printing an error.
  */
 static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
-		   char *path, size_t size)
+		   prism_ge_policy_t **ge, char *path, size_t size)
 {
 	prism_params_t params;
 	prism_error_t err = { "" };
 
 	*pol = NULL;
+	*ge = NULL;
 	if (prism_params_parse(conf->priority_params, &params, &err)) {
 		fprintf(stderr, "prism: slurmctld's %s\n", err.text);
 		return CLI_ERROR;
@@ -253,9 +257,6 @@ static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
 		printf("PriorityParameters: policy=multifactor: Prism computes Slurm's multifactor priorities; `sprio -l` shows them\n");
 		return CLI_OK;
 	case PRISM_POLICY_GRIDENGINE:
-		/* hook: the Grid Engine view comes with its core */
-		fprintf(stderr, "prism: PriorityParameters: policy=gridengine is not available in this version of Prism\n");
-		return CLI_ERROR;
 	case PRISM_POLICY_MOAB:
 		break;
 	}
@@ -264,13 +265,37 @@ static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
 		fprintf(stderr, "prism: %s\n", err.text);
 		return CLI_ERROR;
 	}
-	*pol = cli_moab_read(path, &err);
-	if (!*pol) {
+	if (params.policy == PRISM_POLICY_GRIDENGINE)
+		*ge = cli_ge_read(path, &err);
+	else
+		*pol = cli_moab_read(path, &err);
+	if (!*pol && !*ge) {
 		fprintf(stderr, "prism: cannot read the policy slurmctld uses: %s\n",
 			err.text);
 		return CLI_ERROR;
 	}
 	return CLI_OK;
+}
+
+/* The Grid Engine view of the records 'r' under 'ge' from 'path'. */
+static int _explain_ge(const _records_t *r, const prism_ge_policy_t *ge,
+		       const char *path, const uint32_t *ids, uint32_t id_cnt)
+{
+	cli_ge_explain_t x = {
+		.pol = ge,
+		.jobs = r->jobs->job_array,
+		.job_cnt = r->jobs->record_count,
+		.factors = r->factors,
+		.factor_cnt = r->factor_cnt,
+		.ids = ids,
+		.id_cnt = id_cnt,
+	};
+
+	printf("Prism policy=gridengine from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
+	       path);
+	x.now = _last_pass(r, stdout);
+	printf("\n");
+	return cli_ge_explain_print(&x, stdout, stderr);
 }
 
 extern int cli_explain(int argc, char **argv)
@@ -281,6 +306,7 @@ extern int cli_explain(int argc, char **argv)
 	};
 	_records_t r = { NULL, NULL, NULL, NULL, NULL, 0 };
 	prism_moab_policy_t *pol = NULL;
+	prism_ge_policy_t *ge = NULL;
 	prism_moab_usage_t *usage = NULL;
 	char path[PRISM_PARAMS_MAX + 64];
 	cli_explain_t x = { .long_fmt = false };
@@ -301,12 +327,16 @@ extern int cli_explain(int argc, char **argv)
 		return rc;
 	rc = _load_conf(&r);
 	if (!rc)
-		rc = _policy(r.conf, &pol, path, sizeof(path));
-	if (rc || !pol)
+		rc = _policy(r.conf, &pol, &ge, path, sizeof(path));
+	if (rc || (!pol && !ge))
 		goto out;
 	rc = _load_records(&r, ids, id_cnt);
 	if (rc)
 		goto out;
+	if (ge) {
+		rc = _explain_ge(&r, ge, path, ids, id_cnt);
+		goto out;
+	}
 	printf("Prism policy=moab from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
 	       path);
 	x.now = _last_pass(&r, stdout);
@@ -327,6 +357,7 @@ extern int cli_explain(int argc, char **argv)
 out:
 	prism_moab_usage_free(usage);
 	prism_moab_policy_free(pol);
+	prism_ge_policy_free(ge);
 	_records_free(&r);
 	free(ids);
 	return rc;

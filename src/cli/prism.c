@@ -1,6 +1,7 @@
 /*****************************************************************************\
- *  prism.c - the `prism` command for administrators: check a policy file,
- *  convert a moab.cfg, explain how the controller ranks pending jobs.
+ *  prism.c - the `prism` command for administrators: check a policy file
+ *  (Moab or Grid Engine), convert a moab.cfg, explain how the controller
+ *  ranks pending jobs.
  *  This file holds the usage text and picks the subcommand; the
  *  subcommands live in cli_check.c (check, convert) and cli_explain.c.
  *
@@ -23,19 +24,25 @@ static const char usage_text[] =
 	"       prism --help | --version\n"
 	"\n"
 	"Prism is a job-priority plugin for Slurm (PriorityType=priority/prism)\n"
-	"that computes Slurm's multifactor priorities or a Moab/Maui policy.\n"
+	"that computes Slurm's multifactor priorities, a Moab/Maui policy or\n"
+	"a Grid Engine policy (sched_conf(5)).\n"
 	"This command checks and converts its policy files and shows how the\n"
 	"controller ranks pending jobs.\n"
 	"\n"
 	"COMMANDS\n"
 	"  check [--slurm-conf FILE] [POLICYFILE]\n"
-	"      Check a policy file as slurmctld would read it. With POLICYFILE,\n"
-	"      read it as a Moab policy; without, read PriorityParameters= from\n"
-	"      slurm.conf (FILE, else $SLURM_CONF, else /etc/slurm/slurm.conf)\n"
-	"      and the file it names (config=, else prism.conf next to\n"
-	"      slurm.conf); with both, POLICYFILE is checked as the policy\n"
-	"      slurm.conf selects. Prints each notice (parameters that are not\n"
-	"      about priority, weights Slurm has no data for), then \"FILE: OK\".\n"
+	"  check --gridengine | --moab POLICYFILE\n"
+	"      Check a policy file as slurmctld would read it. With POLICYFILE\n"
+	"      alone, read it as a Moab policy (--gridengine: as a Grid Engine\n"
+	"      policy, PriorityParameters=policy=gridengine, the format of\n"
+	"      `qconf -ssconf` plus Prism's keys; --moab: as a Moab policy);\n"
+	"      without, read PriorityParameters= from slurm.conf (FILE, else\n"
+	"      $SLURM_CONF, else /etc/slurm/slurm.conf) and the file it names\n"
+	"      (config=, else prism.conf next to slurm.conf); with both,\n"
+	"      POLICYFILE is checked as the policy slurm.conf selects. Prints\n"
+	"      each notice (parameters that are not about priority, weights\n"
+	"      Slurm has no data for), then \"FILE: OK (policy=...)\"; an error\n"
+	"      names the file and line and exits 1.\n"
 	"\n"
 	"  convert MOAB.CFG\n"
 	"      Write a Prism policy file made from a whole moab.cfg or maui.cfg\n"
@@ -56,6 +63,12 @@ static const char usage_text[] =
 	"      --long adds each job's whole computation. Fair-share values need\n"
 	"      read access to StateSaveLocation (run it as SlurmUser or root);\n"
 	"      with PrivateData=jobs a user sees only their own jobs.\n"
+	"      With policy=gridengine: Grid Engine's `qstat -pri` and\n"
+	"      `qstat -urg` views instead: per job prior, nurg, npprior and\n"
+	"      ntckts read back from the controller's sprio columns (AGE =\n"
+	"      urgency, ASSOC = tickets, QOS = POSIX priority), ppri from its\n"
+	"      nice, and its urgency (urg = rrcontr + wtcontr + dlcontr)\n"
+	"      recomputed at the plugin's last pass; --long adds nothing there.\n"
 	"      With policy=multifactor, use `sprio -l`.\n"
 	"\n"
 	"  help\n"

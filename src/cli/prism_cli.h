@@ -16,6 +16,8 @@
 
 #include <slurm/slurm.h>
 
+#include "prism_ge.h"
+#include "prism_ge_conf.h"
 #include "prism_moab.h"
 #include "prism_moab_conf.h"
 
@@ -61,6 +63,13 @@ extern void cli_moab_notices(const prism_moab_policy_t *pol,
  */
 extern prism_moab_policy_t *cli_moab_read(const char *path,
 					  prism_error_t *err);
+
+/*
+ * Read and parse the Grid Engine policy file 'path'. Returns the policy
+ * (freed by the caller), or NULL with the reason ("file:line: ...") in
+ * err.
+ */
+extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err);
 
 /* ---- explain: from the controller's records to the mdiag -p view ---- */
 
@@ -109,5 +118,39 @@ extern void cli_jobmap_free(cli_jobmap_t *m);
 extern void cli_job_inputs(cli_jobmap_t *m, const slurm_job_info_t *job,
 			   const partition_info_t *part, double direct_prio,
 			   prism_moab_job_t *in, prism_moab_totals_t *tot);
+
+/* ---- explain: the qstat -pri and -urg views (policy=gridengine) ---- */
+
+/* Everything the Grid Engine view is built from; the caller owns it all. */
+typedef struct {
+	const prism_ge_policy_t *pol;
+	int64_t now;			/* the plugin's last pass */
+	const slurm_job_info_t *jobs;	/* every job the caller may see */
+	uint32_t job_cnt;
+	priority_factors_object_t *const *factors; /* sprio's rows */
+	uint32_t factor_cnt;
+	const uint32_t *ids;		/* the jobs asked for; none: all */
+	uint32_t id_cnt;
+} cli_ge_explain_t;
+
+/*
+ * Print the qstat -pri and -urg tables of 'x' and their notes to 'out'.
+ * Returns CLI_OK, or CLI_ERROR with a message on 'err' (out of memory, a
+ * job the core refuses).
+ */
+extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
+				FILE *err);
+
+/*
+ * Read 'job' in partition 'part' (NULL: none known) into 'in' and its
+ * requests into 'amount' (prism_ge_count(pol, RESOURCE) of them) the way
+ * the plugin reads a job record (src/plugin/prism_ge_job.c), from the
+ * fields Slurm sends to clients: slots = CPUs, mem = MB, nodes, any other
+ * resource = the TRES of that name in tres_req_str. in->amount points to
+ * 'amount'.
+ */
+extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
+			      const slurm_job_info_t *job, const char *part,
+			      prism_ge_job_t *in, double *amount);
 
 #endif /* PRISM_CLI_H */

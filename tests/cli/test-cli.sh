@@ -5,13 +5,14 @@
 #    file:line and exit 1, the weights Slurm has no data for, slurm.conf's
 #    PriorityParameters (--slurm-conf, $SLURM_CONF, prism.conf next to it,
 #    config=, case, comments, Include, the last line wins), multifactor,
-#    gridengine (not yet), a bad PriorityParameters, a missing slurm.conf;
+#    gridengine (the example file, --gridengine FILE, a bad file with
+#    file:line), a bad PriorityParameters, a missing slurm.conf;
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out,
 #    the output passes `prism check`; a bad priority line: file:line, 1;
 #  - explain: no controller (a slurm.conf naming an unused port, a
 #    SLURM_CONF that does not exist): "cannot reach slurmctld", exit 1,
-#    quickly.
+#    quickly, with either policy.
 # The explain view itself is tested by tests/cli/test_cli_diag (records
 # made up there) and against a live controller by tests/cluster.
 set -u
@@ -206,11 +207,44 @@ has "$tmp/out" "PriorityParameters: policy=multifactor reads no file" \
 run check --slurm-conf "$tmp/mf2/slurm.conf" "$example"
 expect 1 "check --slurm-conf (multifactor) POLICYFILE"
 
+# policy=gridengine: the example file, through slurm.conf and directly
+ge_example="$top_srcdir/slurm-conf-examples/gridengine.conf"
 sconf "$tmp/ge" "PriorityParameters=policy=gridengine"
+cp "$ge_example" "$tmp/ge/prism.conf"
 run check --slurm-conf "$tmp/ge/slurm.conf"
-expect 1 "check policy=gridengine"
-has "$tmp/err" "$tmp/ge/prism.conf: policy=gridengine is not available in this version of Prism" \
-	"policy=gridengine: not available yet"
+expect 0 "check policy=gridengine (prism.conf next to slurm.conf)"
+has "$tmp/out" "$tmp/ge/prism.conf: OK (policy=gridengine)" \
+	"policy=gridengine: the file is OK"
+has "$tmp/out" "$tmp/ge/prism.conf:33: usage_weight_list: not modelled by Prism, ignored" \
+	"policy=gridengine: the parser's notices with file:line"
+run check --gridengine "$ge_example"
+expect 0 "check --gridengine $ge_example"
+if [ "$(tail -n 1 "$tmp/out")" = "$ge_example: OK (policy=gridengine)" ] &&
+	[ ! -s "$tmp/err" ]; then
+	ok "check --gridengine ends with '$ge_example: OK (policy=gridengine)'"
+else
+	ko "check --gridengine output:"; cat "$tmp/out" "$tmp/err"
+fi
+sconf "$tmp/ge2" "PriorityParameters=policy=gridengine,config=$tmp/ge/prism.conf"
+run check --slurm-conf "$tmp/ge2/slurm.conf"
+expect 0 "check policy=gridengine with config="
+has "$tmp/out" "$tmp/ge/prism.conf: OK (policy=gridengine)" \
+	"policy=gridengine: config= is read"
+printf 'weight_urgency 1\nweight_ticket -1\n' >"$tmp/ge-bad.conf"
+run check --gridengine "$tmp/ge-bad.conf"
+expect 1 "check --gridengine a bad file"
+has "$tmp/err" "$tmp/ge-bad.conf:2: weight_ticket: '-1' is out of range (0..1e+09)" \
+	"a bad Grid Engine file: file:line and the reason"
+[ ! -s "$tmp/out" ] && ok "a bad Grid Engine file: nothing on stdout" ||
+	ko "a bad Grid Engine file: stdout $(cat "$tmp/out")"
+run check --slurm-conf "$tmp/ge/slurm.conf" "$tmp/ge-bad.conf"
+expect 1 "check --slurm-conf (gridengine) a bad POLICYFILE"
+has "$tmp/err" "$tmp/ge-bad.conf:2: weight_ticket: '-1' is out of range (0..1e+09)" \
+	"POLICYFILE is checked as the Grid Engine policy slurm.conf selects"
+run check --gridengine
+expect 2 "check --gridengine without a file"
+run check --gridengine --slurm-conf "$tmp/ge/slurm.conf" "$ge_example"
+expect 2 "check --gridengine with --slurm-conf"
 
 sconf "$tmp/badp" "PriorityParameters=policy=foo"
 run check --slurm-conf "$tmp/badp/slurm.conf"
@@ -331,6 +365,23 @@ rc=$?
 expect 1 "explain with a SLURM_CONF that does not exist"
 has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
 	"a missing SLURM_CONF is named at once"
+# the same with policy=gridengine: the controller is asked first
+mkdir -p "$tmp/noctl-ge"
+sed 's/^ClusterName=noctl$/ClusterName=noctlge/' "$tmp/noctl/slurm.conf" \
+	>"$tmp/noctl-ge/slurm.conf"
+printf 'PriorityType=priority/prism\nPriorityParameters=policy=gridengine,config=%s\n' \
+	"$tmp/ge/prism.conf" >>"$tmp/noctl-ge/slurm.conf"
+start=$(date +%s)
+SLURM_CONF="$tmp/noctl-ge/slurm.conf" timeout 60 "$P" explain 7 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$(($(date +%s) - start))
+expect 1 "explain (policy=gridengine) without a controller"
+if grep -q "^prism: cannot reach slurmctld: " "$tmp/err" && [ "$took" -le 30 ]; then
+	ok "explain (policy=gridengine) says 'cannot reach slurmctld' after ${took}s"
+else
+	ko "explain (policy=gridengine) without a controller: ${took}s, stderr: $(cat "$tmp/err")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,7 +3,8 @@
  *  sprio and partition records made up here are read into the Moab core's
  *  jobs (field by field, as the plugin reads its job records) and the
  *  mdiag -p view is printed: the table of the example policy's jobs,
- *  worked out by hand, and its notes.
+ *  worked out by hand, and its notes; likewise into the Grid Engine
+ *  core's jobs and the qstat -pri and -urg views (policy=gridengine).
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -465,6 +466,180 @@ START_TEST(test_view_empty)
 }
 END_TEST
 
+/* ---- policy=gridengine: qstat -pri and -urg ------------------------- */
+
+static const char ge_example[] =
+	"weight_priority 1\nurgency_slots 100\nurgency[mem] 0.5\n"
+	"urgency[gres/gpu] 1000\nurgency_partition[fast] 40000\n";
+
+static prism_ge_policy_t *_ge_policy(void)
+{
+	prism_ge_policy_t *pol = NULL;
+	prism_error_t err = { "" };
+
+	ck_assert_msg(!prism_ge_conf_parse(ge_example, strlen(ge_example),
+					   "ge.conf", &pol, &err),
+		      "%s", err.text);
+	return pol;
+}
+
+/* sprio's row as the plugin stores it for the normalised values given. */
+static priority_factors_object_t _ge_factors(const prism_ge_policy_t *pol,
+					     uint32_t id, const char *part,
+					     double nurg, double ntckts,
+					     double npprior)
+{
+	const prism_ge_params_t *p = prism_ge_policy_params(pol);
+	prism_ge_result_t r = { .nurg = nurg, .ntckts = ntckts,
+				.npprior = npprior };
+	priority_factors_object_t f = { .job_id = id };
+	prism_error_t err = { "" };
+	prism_ge_sprio_t c;
+
+	r.prio = p->weight_urgency * nurg + p->weight_ticket * ntckts +
+		 p->weight_priority * npprior;
+	r.slurm = prism_ge_to_slurm(pol, r.prio);
+	ck_assert(!prism_ge_sprio(pol, &r, &c, &err));
+	f.partition = (char *) part;
+	f.priority_age = c.urgency;
+	f.priority_assoc = c.tickets;
+	f.priority_qos = c.posix;
+	f.priority_site = c.offset + NICE_OFFSET;
+	f.nice = NICE_OFFSET;
+	return f;
+}
+
+START_TEST(test_ge_inputs)
+{
+	prism_ge_policy_t *pol = _ge_policy();
+	slurm_job_info_t job = _job(21, "daemon", 2, "chem", NULL, "fast,batch",
+				    60, 60);
+	double amount[8] = { 0 };
+	prism_ge_job_t in;
+
+	ck_assert_uint_eq(prism_ge_count(pol, PRISM_GE_RESOURCE), 4);
+	job.max_cpus = 4;
+	job.num_cpus = 2;
+	job.num_nodes = 2;
+	job.tres_req_str = "cpu=4,mem=2G,node=2,billing=4,gres/gpu=2";
+	job.nice = NICE_OFFSET - 100;
+	job.deadline = NOW + 3600;
+	cli_ge_job_inputs(pol, &job, "fast", &in, amount);
+	ck_assert_uint_eq(in.job_id, 21);
+	ck_assert_int_eq(in.submit, NOW - 60 * MIN);
+	ck_assert_int_eq(in.deadline, NOW + 3600);
+	ck_assert_int_eq(in.nice, -100);
+	ck_assert_uint_eq(in.partition,
+			  prism_ge_find(pol, PRISM_GE_PARTITION, "fast"));
+	ck_assert_uint_ne(in.partition, PRISM_GE_NONE);
+	ck_assert_ptr_eq(in.amount, amount);
+	ck_assert(amount[PRISM_GE_RES_SLOTS] == 4);	/* max CPUs */
+	ck_assert(amount[PRISM_GE_RES_MEM] == 2048);	/* MB */
+	ck_assert(amount[PRISM_GE_RES_NODES] == 2);
+	ck_assert(amount[prism_ge_find(pol, PRISM_GE_RESOURCE, "gres/gpu")] ==
+		  2);
+	cli_ge_job_inputs(pol, &job, NULL, &in, amount);
+	ck_assert_uint_eq(in.partition, PRISM_GE_NONE);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
+/*
+ * 21  batch, 4 CPUs, 2 GB, 2 GPUs, 60 min queued, nice -100:
+ *     rrcontr 400 + 1024 + 2000, wtcontr 0.278 * 3600 = 1000.8
+ * 22  fast, 1 CPU, 10 min queued, deadline in an hour:
+ *     rrcontr 100 + 40000, wtcontr 166.8, dlcontr 3600000 / 3600
+ * 23  held (no sprio row); 24 running
+ */
+static const char *want_ge =
+	"qstat -pri (prior, nurg, npprior, ntckts from the controller's sprio columns; ppri from the job's nice)\n"
+	"job-ID     prior   nurg    npprior ntckts   ppri\n"
+	"------------------------------------------------\n"
+	"22         1.25000 1.00000 0.50000 0.50000     0\n"
+	"21         0.79883 0.00000 0.54883 0.50000   100\n"
+	"\n"
+	"qstat -urg (urg and its parts recomputed from the job at the plugin's last pass)\n"
+	"job-ID     prior   nurg             urg   rrcontr   wtcontr   dlcontr\n"
+	"---------------------------------------------------------------------\n"
+	"22         1.25000 1.00000        41267     40100       167      1000\n"
+	"21         0.79883 0.00000         4425      3424      1001         0\n"
+	"\n"
+	"1 pending job is held or not eligible yet: not ranked, not shown (ask for one by its id)\n";
+
+START_TEST(test_ge_view)
+{
+	prism_ge_policy_t *pol = _ge_policy();
+	slurm_job_info_t jobs[] = {
+		_job(21, "daemon", 2, "chem", NULL, "batch", 60, 60),
+		_job(22, "bin", 2, "chem", NULL, "fast", 10, 60),
+		_job(23, "bin", 2, "chem", NULL, "fast", 10, 60),
+		_job(24, "bin", 2, "chem", NULL, "fast", 10, 60),
+	};
+	priority_factors_object_t f[] = {
+		_ge_factors(pol, 21, "batch", 0.0, 0.5, 1124.0 / 2048),
+		_ge_factors(pol, 22, "fast", 1.0, 0.5, 0.5),
+	};
+	priority_factors_object_t *fp[] = { &f[0], &f[1] };
+	uint32_t ids[] = { 22, 23, 24, 99 };
+	cli_ge_explain_t x = {
+		.pol = pol, .now = NOW, .jobs = jobs, .job_cnt = N(jobs),
+		.factors = fp, .factor_cnt = N(fp),
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	jobs[0].max_cpus = 4;
+	jobs[0].tres_req_str = "cpu=4,mem=2G,node=1,gres/gpu=2";
+	jobs[0].nice = NICE_OFFSET - 100;
+	jobs[1].deadline = NOW + 3600;
+	jobs[2].priority = 0;
+	jobs[3].job_state = JOB_RUNNING;
+
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	fclose(out);
+	fputs(text, stdout);
+	ck_assert_str_eq(text, want_ge);
+	free(text);
+
+	/* the jobs asked for, and notes for those without a row */
+	x.ids = ids;
+	x.id_cnt = N(ids);
+	out = open_memstream(&text, &len);
+	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	fclose(out);
+	ck_assert_ptr_null(strstr(text, "\n21 "));
+	ck_assert_ptr_nonnull(strstr(text, "\n22         1.25000"));
+	ck_assert_ptr_nonnull(strstr(text, "job 23: held (priority 0), not ranked\n"));
+	ck_assert_ptr_nonnull(strstr(text, "job 24: not pending\n"));
+	ck_assert_ptr_nonnull(strstr(text, "job 99: not found (or not visible to you)\n"));
+	free(text);
+
+	/* no row with columns: '-' and a note */
+	f[1].priority_site = 0;
+	f[1].nice = 0;
+	x.id_cnt = 0;
+	out = open_memstream(&text, &len);
+	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "       -       -       -     0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "job 22: the controller has no factors for it (see slurmctld's log)\n"));
+	free(text);
+
+	/* nothing to show */
+	x.factor_cnt = 0;
+	x.job_cnt = 0;
+	out = open_memstream(&text, &len);
+	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	fclose(out);
+	ck_assert_str_eq(text, "no pending job to show\n");
+	free(text);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("cli_diag");
@@ -476,6 +651,8 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_view_no_usage);
 	tcase_add_test(tc, test_view_long);
 	tcase_add_test(tc, test_view_empty);
+	tcase_add_test(tc, test_ge_inputs);
+	tcase_add_test(tc, test_ge_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

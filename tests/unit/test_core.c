@@ -24,6 +24,7 @@ int main(void)
 	srunner_add_suite(runner, ge_suite());
 	srunner_add_suite(runner, ge_conf_suite());
 	srunner_add_suite(runner, ge_usage_suite());
+	srunner_add_suite(runner, ge_diag_suite());
 	srunner_add_suite(runner, params_suite());
 	srunner_add_suite(runner, file_suite());
 	srunner_run_all(runner, CK_NORMAL);

@@ -21,6 +21,7 @@ extern Suite *moab_diag_suite(void);
 extern Suite *ge_suite(void);
 extern Suite *ge_conf_suite(void);
 extern Suite *ge_usage_suite(void);
+extern Suite *ge_diag_suite(void);
 extern Suite *params_suite(void);
 extern Suite *file_suite(void);
 

@@ -1,0 +1,368 @@
+/*****************************************************************************\
+ *  cli_ge_diag.c - the Grid Engine view of `prism explain`
+ *  (policy=gridengine): qstat -pri and qstat -urg of the pending jobs,
+ *  built from records the controller sent. The normalised values come
+ *  from the controller's sprio columns (src/plugin/prism_ge_job.c: AGE =
+ *  urgency part, ASSOC = tickets part, QOS = POSIX part, SITE = offset +
+ *  NICE_OFFSET); each job's urgency and its parts are recomputed from the
+ *  job the way the plugin reads its job record, at the plugin's last
+ *  pass; prism_ge_diag formats the lines.
+ *
+ *  Only Slurm's public types are used here, no RPC and no libslurm call,
+ *  so tests/cli/test_cli_diag.c can feed it records of its own.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prism_cli.h"
+#include "prism_ge_diag.h"
+#include "prism_moab_diag.h"
+
+#define LINE_MAX_LEN 1024
+#define AMOUNT_MAX 1e18
+
+/* One job of the tables. */
+typedef struct {
+	const slurm_job_info_t *job;
+	const priority_factors_object_t *f;	/* its row in sprio */
+	uint32_t rows;				/* its rows in sprio */
+	prism_ge_diag_row_t row;
+} _entry_t;
+
+static bool _pending(const slurm_job_info_t *job)
+{
+	return (job->job_state & JOB_STATE_BASE) == JOB_PENDING;
+}
+
+/* CPUs, as the plugin's prism_job_cpus(): for a pending job its maximum
+ * when it gave one (sent as 0 when not), else its minimum. */
+static uint32_t _cpus(const slurm_job_info_t *job)
+{
+	if (_pending(job) && job->max_cpus)
+		return job->max_cpus;
+	return job->num_cpus;
+}
+
+/* The 'name'= entry of tres_req_str as an amount, 0 when not there. */
+static double _tres(const slurm_job_info_t *job, const char *name)
+{
+	uint64_t v = 0;
+
+	if (prism_moab_diag_tres_mb(job->tres_req_str, name, &v))
+		return 0.0;
+	return (double) v < AMOUNT_MAX ? (double) v : AMOUNT_MAX;
+}
+
+extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
+			      const slurm_job_info_t *job, const char *part,
+			      prism_ge_job_t *in, double *amount)
+{
+	uint32_t nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
+
+	*in = (prism_ge_job_t) {
+		.job_id = job->job_id,
+		.submit = job->submit_time,
+		.deadline = job->deadline,
+		.nice = (int64_t) job->nice - (int64_t) NICE_OFFSET,
+		.node = PRISM_GE_NONE,
+		.user = job->user_name ?
+				prism_ge_find(pol, PRISM_GE_USER,
+					      job->user_name) :
+				PRISM_GE_NONE,
+		.account = job->account ?
+				   prism_ge_find(pol, PRISM_GE_ACCOUNT,
+						 job->account) :
+				   PRISM_GE_NONE,
+		.partition = part ? prism_ge_find(pol, PRISM_GE_PARTITION,
+						  part) :
+				    PRISM_GE_NONE,
+		.amount = amount,
+	};
+	amount[PRISM_GE_RES_SLOTS] = _cpus(job);
+	amount[PRISM_GE_RES_MEM] = _tres(job, "mem");
+	amount[PRISM_GE_RES_NODES] = job->num_nodes;
+	for (uint32_t r = PRISM_GE_RES_NODES + 1; r < nres; r++)
+		amount[r] = _tres(job,
+				  prism_ge_get(pol, PRISM_GE_RESOURCE, r)->name);
+}
+
+static int _cmp_job_id(const void *a, const void *b)
+{
+	const slurm_job_info_t *x = *(const slurm_job_info_t *const *) a;
+	const slurm_job_info_t *y = *(const slurm_job_info_t *const *) b;
+
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
+}
+
+/* Highest Slurm priority first, as qstat, then by job id. */
+static int _cmp_entry(const void *a, const void *b)
+{
+	const _entry_t *x = a, *y = b;
+
+	if (x->row.slurm != y->row.slurm)
+		return x->row.slurm > y->row.slurm ? -1 : 1;
+	return (x->job->job_id > y->job->job_id) -
+	       (x->job->job_id < y->job->job_id);
+}
+
+static const slurm_job_info_t *_find_job(const slurm_job_info_t **sorted,
+					 uint32_t cnt, uint32_t id)
+{
+	slurm_job_info_t key = { .job_id = id };
+	const slurm_job_info_t *kp = &key, **hit;
+
+	hit = bsearch(&kp, sorted, cnt, sizeof(*sorted), _cmp_job_id);
+	return hit ? *hit : NULL;
+}
+
+static bool _asked(const cli_ge_explain_t *x, uint32_t id)
+{
+	if (!x->id_cnt)
+		return true;
+	for (uint32_t i = 0; i < x->id_cnt; i++)
+		if (x->ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Is 'part' the first partition of the comma list 'list'? */
+static bool _first_part(const char *list, const char *part)
+{
+	size_t n;
+
+	if (!list || !part)
+		return false;
+	n = strcspn(list, ",");
+	return strlen(part) == n && !strncmp(list, part, n);
+}
+
+/*
+ * The entries of the tables (room for one per sprio row): one per
+ * pending job asked for with a row in sprio, the row of its first
+ * partition when it has several (the others are rebased on it). Returns
+ * how many.
+ */
+static uint32_t _collect(const cli_ge_explain_t *x,
+			 const slurm_job_info_t **sorted, _entry_t *entries)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < x->factor_cnt; i++) {
+		const priority_factors_object_t *f = x->factors[i];
+		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
+							f->job_id);
+		uint32_t k;
+
+		if (!job || !_pending(job) || !_asked(x, job->job_id))
+			continue;
+		for (k = 0; k < n && entries[k].job != job; k++)
+			;
+		if (k == n)
+			entries[n++] = (_entry_t) { .job = job, .f = f };
+		else if (_first_part(job->partition, f->partition) &&
+			 !_first_part(job->partition, entries[k].f->partition))
+			entries[k].f = f;
+		entries[k].rows++;
+	}
+	return n;
+}
+
+/*
+ * sprio's row 'f' as the plugin's columns into 'cols' and the Slurm
+ * priority they add up to into *slurm. Returns false when the row has no
+ * columns (an admin-set priority, or the plugin could not compute it).
+ */
+static bool _columns(const priority_factors_object_t *f,
+		     const slurm_job_info_t *job, prism_ge_sprio_t *cols,
+		     uint32_t *slurm)
+{
+	uint64_t sum;
+
+	*slurm = job->priority;
+	if (f->direct_prio > 0) {
+		*slurm = f->direct_prio >= (double) UINT32_MAX ?
+				 UINT32_MAX :
+				 (uint32_t) f->direct_prio;
+		return false;
+	}
+	if (!f->priority_site && !f->nice)
+		return false;
+	cols->urgency = (uint32_t) f->priority_age;
+	cols->tickets = (uint32_t) f->priority_assoc;
+	cols->posix = (uint32_t) f->priority_qos;
+	cols->offset = f->priority_site > NICE_OFFSET ?
+			       (uint32_t) (f->priority_site - NICE_OFFSET) :
+			       0;
+	sum = (uint64_t) cols->urgency + cols->tickets + cols->posix +
+	      cols->offset;
+	if (sum > 0 && sum <= UINT32_MAX)
+		*slurm = (uint32_t) sum;
+	return true;
+}
+
+/* Recompute the urgency of 'e' at the plugin's last pass; fill its row. */
+static int _compute(const cli_ge_explain_t *x, _entry_t *e, double *amount,
+		    FILE *err_out)
+{
+	const char *part = e->f->partition;
+	char first[256], label[32];
+	prism_ge_result_t res = { .urg = 0 };
+	prism_error_t err = { "" };
+	prism_ge_sprio_t cols;
+	prism_ge_job_t in;
+	uint32_t slurm;
+	bool known;
+
+	if (!part && e->job->partition) {
+		snprintf(first, sizeof(first), "%.*s",
+			 (int) strcspn(e->job->partition, ","),
+			 e->job->partition);
+		part = first;
+	}
+	known = _columns(e->f, e->job, &cols, &slurm);
+	cli_ge_job_inputs(x->pol, e->job, part, &in, amount);
+	snprintf(label, sizeof(label), "%" PRIu32, e->job->job_id);
+	if (prism_ge_urgency(x->pol, &in, x->now, &res, &err) ||
+	    prism_ge_diag_row_fill(x->pol, label, slurm, known ? &cols : NULL,
+				   &res, prism_ge_posix_prio(in.nice),
+				   &e->row, &err)) {
+		fprintf(err_out, "prism: job %" PRIu32 ": %s\n", e->job->job_id,
+			err.text);
+		return CLI_ERROR;
+	}
+	return CLI_OK;
+}
+
+/* One table: its header, then a row per entry. */
+static int _table(const _entry_t *entries, uint32_t n,
+		  int (*head)(char *, size_t, prism_error_t *),
+		  int (*row)(const prism_ge_diag_row_t *, char *, size_t,
+			     prism_error_t *),
+		  FILE *out, FILE *err_out)
+{
+	prism_error_t err = { "" };
+	char line[LINE_MAX_LEN];
+
+	if (head(line, sizeof(line), &err) < 0)
+		goto fail;
+	fputs(line, out);
+	for (uint32_t k = 0; k < n; k++) {
+		if (row(&entries[k].row, line, sizeof(line), &err) < 0)
+			goto fail;
+		fputs(line, out);
+	}
+	return CLI_OK;
+fail:
+	fprintf(err_out, "prism: %s\n", err.text);
+	return CLI_ERROR;
+}
+
+static void _notes(const _entry_t *entries, uint32_t n, FILE *out)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		const _entry_t *e = &entries[k];
+
+		if (e->rows > 1)
+			fprintf(out, "job %" PRIu32 ": pending in %s; shown in %s (sprio shows one row per partition)\n",
+				e->job->job_id, e->job->partition,
+				e->f->partition ? e->f->partition : "?");
+		if (e->f->direct_prio > 0)
+			fprintf(out, "job %" PRIu32 ": priority %" PRIu32 " set by an administrator: not computed by the policy\n",
+				e->job->job_id, e->row.slurm);
+		else if (!e->row.known)
+			fprintf(out, "job %" PRIu32 ": the controller has no factors for it (see slurmctld's log)\n",
+				e->job->job_id);
+	}
+}
+
+/* Notes for the jobs asked for without a row, or the pending jobs not
+ * ranked when none was asked for. */
+static void _notes_missing(const cli_ge_explain_t *x,
+			   const slurm_job_info_t **sorted,
+			   const _entry_t *entries, uint32_t n, FILE *out)
+{
+	uint32_t pending = 0;
+
+	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
+		pending += _pending(&x->jobs[i]);
+	if (!x->id_cnt && pending > n)
+		fprintf(out, "%" PRIu32 " pending job%s held or not eligible yet: not ranked, not shown (ask for one by its id)\n",
+			pending - n, pending - n == 1 ? " is" : "s are");
+	for (uint32_t i = 0; i < x->id_cnt; i++) {
+		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
+							x->ids[i]);
+		bool shown = false;
+
+		for (uint32_t k = 0; job && k < n; k++)
+			shown |= entries[k].job == job;
+		if (shown)
+			continue;
+		if (!job)
+			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
+				x->ids[i]);
+		else if (!_pending(job))
+			fprintf(out, "job %" PRIu32 ": not pending\n",
+				x->ids[i]);
+		else if (!job->priority)
+			fprintf(out, "job %" PRIu32 ": held (priority 0), not ranked\n",
+				x->ids[i]);
+		else
+			fprintf(out, "job %" PRIu32 ": pending but not ranked by the controller (not eligible yet: begin time or dependency)\n",
+				x->ids[i]);
+	}
+}
+
+extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
+				FILE *err)
+{
+	uint32_t nres = prism_ge_count(x->pol, PRISM_GE_RESOURCE);
+	const slurm_job_info_t **sorted;
+	_entry_t *entries;
+	double *amount;
+	uint32_t n = 0;
+	int rc = CLI_ERROR;
+
+	sorted = calloc((size_t) x->job_cnt + 1, sizeof(*sorted));
+	entries = calloc((size_t) x->factor_cnt + 1, sizeof(*entries));
+	amount = calloc((size_t) nres + 1, sizeof(*amount));
+	if (!sorted || !entries || !amount) {
+		fprintf(err, "prism: out of memory\n");
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->job_cnt; i++)
+		sorted[i] = &x->jobs[i];
+	qsort(sorted, x->job_cnt, sizeof(*sorted), _cmp_job_id);
+	n = _collect(x, sorted, entries);
+	for (uint32_t k = 0; k < n; k++)
+		if (_compute(x, &entries[k], amount, err))
+			goto out;
+	qsort(entries, n, sizeof(*entries), _cmp_entry);
+	if (n) {
+		fputs("qstat -pri (prior, nurg, npprior, ntckts from the controller's sprio columns; ppri from the job's nice)\n",
+		      out);
+		if (_table(entries, n, prism_ge_diag_pri_header,
+			   prism_ge_diag_pri_row, out, err))
+			goto out;
+		fputs("\nqstat -urg (urg and its parts recomputed from the job at the plugin's last pass)\n",
+		      out);
+		if (_table(entries, n, prism_ge_diag_urg_header,
+			   prism_ge_diag_urg_row, out, err))
+			goto out;
+	} else {
+		fputs("no pending job to show\n", out);
+	}
+	if (n || x->id_cnt)
+		fputs("\n", out);
+	_notes(entries, n, out);
+	_notes_missing(x, sorted, entries, n, out);
+	rc = CLI_OK;
+out:
+	free(amount);
+	free(entries);
+	free(sorted);
+	return rc;
+}
