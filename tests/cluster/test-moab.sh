@@ -24,6 +24,7 @@
 #   (j) the Moab fair-share usage survives a slurmctld restart
 #   (k) with PrivateData=jobs a user sees only their own jobs in sprio and
 #       in `prism explain`
+#   (l) with a broken file slurmctld refuses to start, naming file and line
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -323,6 +324,25 @@ after=$(nobody_pct)
 ok=$(awk -v b="$before" -v a="$after" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d < 5) ? 0 : 1 }')
 check "(j) Moab usage kept across a slurmctld restart" "$ok" \
     "nobody: $before% before, $after_restart% on restart, $after% after a pass"
+
+# (l) a broken file at start: slurmctld refuses to start, naming file and
+# line; with the file fixed it starts again
+echo "QUEUETIMEWEIGHT -" >>"$POLICY"
+mark=$(wc -l <"$LOGF")
+if PRISM_CTLD_TIMEOUT=15 "$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1; then
+    refused=0
+else
+    refused=1
+fi
+why=$(tail -n +"$mark" "$LOGF" | grep -m 1 "priority/prism: $POLICY:18: QUEUETIMEWEIGHT" || true)
+write_policy 40
+"$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1 && back=1 || back=0
+if ((refused && back)) && [[ -n $why ]]; then
+    check "(l) broken file at start: slurmctld refuses to start" 0 "${why#*] }"
+else
+    check "(l) broken file at start: slurmctld refuses to start" 1 \
+        "refused=$refused message='$why' started again=$back"
+fi
 
 FINISHED=1
 ((FAILED == 0))
