@@ -98,13 +98,17 @@ static int _reserve(prism_ge_usage_t *u)
 	return 0;
 }
 
-/* Add 'amount' to 'id' (checked by the caller); -1 when out of memory. */
+/*
+ * Add 'amount' to 'id' (checked by the caller); -1 when out of memory.
+ * A sum saturates at _AMOUNT_MAX, the most the text may hold: a usage
+ * charged past it would be saved as a text that does not load again.
+ */
 static int _add(prism_ge_usage_t *u, uint32_t id, double amount)
 {
 	uint32_t i;
 
 	if (prism_idmap_get(u->index, id, &i)) {
-		u->val[i] += amount;
+		u->val[i] = fmin(u->val[i] + amount, _AMOUNT_MAX);
 		return 0;
 	}
 	if (_reserve(u) || prism_idmap_put(u->index, id, u->n))
@@ -257,9 +261,11 @@ static int _assoc_line(prism_ge_usage_t *u, char *line, unsigned lineno,
 	*sp = '\0';
 	if (_int(line + 6, 0, UINT32_MAX, &id))
 		goto bad;
-	errno = 0;
+	/* ERANGE with a finite result is an underflow: a subnormal value,
+	 * as decay leaves and %.17g writes, is valid (an overflow reads as
+	 * HUGE_VAL and fails the range check) */
 	v = strtod(sp + 1, &end);
-	if (errno || end == sp + 1 || *end || !(v >= 0.0 && v <= _AMOUNT_MAX))
+	if (end == sp + 1 || *end || !(v >= 0.0 && v <= _AMOUNT_MAX))
 		goto bad;
 	if (prism_idmap_get(u->index, (uint32_t) id, &at)) {
 		prism_error_set(err, "grid engine usage: line %u: association %" PRId64 " repeated",

@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 build=${PRISM_FUZZ_BUILD:-$here/build}
-targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf"}
+targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf ge_usage"}
 jobs=${PRISM_FUZZ_JOBS:-1}
 cc=${CC:-clang}
 case $cc in *clang*) ;; *) cc=clang ;; esac
@@ -58,6 +58,10 @@ sources() {
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	ge_conf)
 		echo "$core/prism_ge_conf.c $core/prism_ge.c" \
+		     "$core/prism_state.c $core/prism_error.c" ;;
+	ge_usage)
+		echo "$core/prism_ge_usage.c $core/prism_ge.c $core/prism_ge_conf.c" \
+		     "$core/prism_idmap.c" \
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	*) return 1 ;;
 	esac

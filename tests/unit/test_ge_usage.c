@@ -208,6 +208,69 @@ START_TEST(test_damaged)
 }
 END_TEST
 
+/*
+ * Texts that load, and load again once formatted (fuzz_ge_usage finds,
+ * tests/fuzz/crashes/ge_usage-*). Each row: a body (the checksum line is
+ * added), the usage of association 1 expected, a halftime and seconds to
+ * decay and an amount to charge to 1 before the text is written again.
+ */
+static const struct {
+	const char *text;
+	double want;
+	uint32_t halftime;
+	int64_t seconds;
+	double charge;
+} good[] = {
+	/* a subnormal, as decay leaves it: %.17g writes a decimal that
+	 * strtod() reads with ERANGE (underflow); it was refused */
+	{ "prism-ge-usage 1\nlast 5\nassoc 1 2.2159123920436429e-308\n",
+	  2.2159123920436429e-308, 0, 0, 0 },
+	{ "prism-ge-usage 1\nlast 5\nassoc 1 0x1p-1030\n", 0x1p-1030, 0, 0,
+	  0 },
+	/* decayed into the subnormals, then saved */
+	{ "prism-ge-usage 1\nlast 5\nassoc 1 1e-300\n", 1e-300, 1,
+	  30 * HOUR, 0 },
+	/* charged past 1e18 (the most a text holds): the sum saturates, it
+	 * was saved as a text that did not load */
+	{ "prism-ge-usage 1\nlast 9223372036854775807\nassoc 1 1e18\n",
+	  1e18, 168, 0, 3600 },
+	{ "prism-ge-usage 1\nlast 5\nassoc 1 9e17\n", 9e17, 0, 0, 1e18 },
+};
+
+START_TEST(test_good)
+{
+	char text[512];
+	prism_ge_usage_t *u = NULL, *v = NULL;
+	prism_error_t err = { "" };
+	size_t body = strlen(good[_i].text), size;
+	char *buf;
+	int len;
+
+	memcpy(text, good[_i].text, body + 1);
+	len = (int) (body + (size_t) snprintf(
+		text + body, sizeof(text) - body, "checksum %08x\n",
+		(unsigned) prism_state_checksum(text, body)));
+	ck_assert_msg(!prism_ge_usage_parse(text, (size_t) len, &u, &err),
+		      "row %d: %s", _i, err.text);
+	ck_assert(prism_ge_usage_get(u, 1) == good[_i].want);
+	prism_ge_usage_decay(u, prism_ge_usage_last(u) + good[_i].seconds,
+			     good[_i].halftime);
+	ck_assert_int_eq(prism_ge_usage_charge(u, 1, good[_i].charge, &err),
+			 0);
+	ck_assert(prism_ge_usage_get(u, 1) <= 1e18);
+	size = prism_ge_usage_format_size(u);
+	buf = malloc(size);
+	len = prism_ge_usage_format(u, buf, size, &err);
+	ck_assert_msg(len > 0, "%s", err.text);
+	ck_assert_msg(!prism_ge_usage_parse(buf, (size_t) len, &v, &err),
+		      "row %d: %s\n%s", _i, err.text, buf);
+	ck_assert(prism_ge_usage_get(v, 1) == prism_ge_usage_get(u, 1));
+	free(buf);
+	prism_ge_usage_free(u);
+	prism_ge_usage_free(v);
+}
+END_TEST
+
 START_TEST(test_bad_param)
 {
 	prism_ge_usage_t *u = prism_ge_usage_create(0), *v = NULL;
@@ -247,6 +310,7 @@ extern Suite *ge_usage_suite(void)
 	tcase_add_test(tc, test_decay_steps);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
+	tcase_add_loop_test(tc, test_good, 0, N(good));
 	tcase_add_test(tc, test_bad_param);
 	suite_add_tcase(s, tc);
 	return s;
