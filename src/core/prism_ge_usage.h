@@ -63,8 +63,9 @@ extern void prism_ge_usage_decay(prism_ge_usage_t *u, int64_t now,
 				 uint32_t halftime);
 
 /*
- * Add 'amount' (finite, 0..1e18) to the usage of 'id'. Returns 0, or -1
- * with err set for a NULL 'u', a bad amount or no memory ('u' unchanged).
+ * Add 'amount' (finite, 0..1e18) to the usage of 'id'; the total stays at
+ * most 1e18, what the saved text holds. Returns 0, or -1 with err set for
+ * a NULL 'u', a bad amount or no memory ('u' unchanged).
  */
 extern int prism_ge_usage_charge(prism_ge_usage_t *u, uint32_t id,
 				 double amount, prism_error_t *err);
