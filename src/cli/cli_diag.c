@@ -2,7 +2,9 @@
  *  cli_diag.c - the explain view of `prism explain` built from records the
  *  controller sent: each pending job read into the Moab core's job the
  *  way the plugin reads its job record (src/plugin/prism_moab_job.c), its
- *  priority recomputed, and the mdiag -p table of prism_moab_diag.
+ *  priority recomputed, and the mdiag -p table of prism_moab_diag. It
+ *  also holds what the Grid Engine view (cli_ge_diag.c) shares with it:
+ *  job lookups, the pending test and the order of the tables.
  *
  *  Only Slurm's public types are used here, no RPC and no libslurm call,
  *  so tests/cli/test_cli_diag.c can feed it records of its own.
@@ -37,19 +39,86 @@ static uint32_t _base_state(const slurm_job_info_t *job)
 	return job->job_state & JOB_STATE_BASE;
 }
 
-static bool _pending(const slurm_job_info_t *job)
+/* ---- shared by the explain views (prism_cli.h) ------------------------ */
+
+extern bool cli_job_pending(const slurm_job_info_t *job)
 {
 	return _base_state(job) == JOB_PENDING;
 }
 
-/* Processors, as the plugin's prism_job_cpus(): for a pending job its
- * maximum when it gave one (sent as 0 when not), else its minimum. */
-static uint32_t _procs(const slurm_job_info_t *job)
+extern uint32_t cli_job_cpus(const slurm_job_info_t *job)
 {
-	if (_pending(job) && job->max_cpus)
+	if (cli_job_pending(job) && job->max_cpus)
 		return job->max_cpus;
 	return job->num_cpus;
 }
+
+static int _cmp_job_id(const void *a, const void *b)
+{
+	const slurm_job_info_t *x = *(const slurm_job_info_t *const *) a;
+	const slurm_job_info_t *y = *(const slurm_job_info_t *const *) b;
+
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
+}
+
+extern const slurm_job_info_t **cli_jobs_by_id(const slurm_job_info_t *jobs,
+					       uint32_t cnt)
+{
+	const slurm_job_info_t **sorted =
+		calloc((size_t) cnt + 1, sizeof(*sorted));
+
+	if (!sorted)
+		return NULL;
+	for (uint32_t i = 0; i < cnt; i++)
+		sorted[i] = &jobs[i];
+	qsort(sorted, cnt, sizeof(*sorted), _cmp_job_id);
+	return sorted;
+}
+
+extern const slurm_job_info_t *cli_job_find(const slurm_job_info_t **sorted,
+					    uint32_t cnt, uint32_t id)
+{
+	slurm_job_info_t key = { .job_id = id };
+	const slurm_job_info_t *kp = &key, **hit;
+
+	hit = bsearch(&kp, sorted, cnt, sizeof(*sorted), _cmp_job_id);
+	return hit ? *hit : NULL;
+}
+
+extern int cli_rank_cmp(uint32_t prio_a, uint32_t id_a, uint32_t prio_b,
+			uint32_t id_b)
+{
+	if (prio_a != prio_b)
+		return prio_a > prio_b ? -1 : 1;
+	return (id_a > id_b) - (id_a < id_b);
+}
+
+extern bool cli_job_asked(const uint32_t *ids, uint32_t cnt, uint32_t id)
+{
+	if (!cnt)
+		return true;
+	for (uint32_t i = 0; i < cnt; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+extern bool cli_first_part(const char *list, const char *part)
+{
+	size_t n;
+
+	if (!list || !part)
+		return false;
+	n = strcspn(list, ",");
+	return strlen(part) == n && !strncmp(list, part, n);
+}
+
+extern void cli_first_part_copy(char *buf, size_t size, const char *list)
+{
+	snprintf(buf, size, "%.*s", (int) strcspn(list, ","), list);
+}
+
+/* ---- the Moab view ---------------------------------------------------- */
 
 /* The wall-clock limit in seconds, 0 for none (Slurm sends the
  * partition's limit for a job without one). */
@@ -84,7 +153,7 @@ extern cli_jobmap_t *cli_jobmap_create(const prism_moab_policy_t *pol,
 		if (st != JOB_RUNNING && st != JOB_SUSPENDED)
 			continue;
 		if (prism_moab_users_add(m->users, jobs[i].user_id,
-					 _procs(&jobs[i]),
+					 cli_job_cpus(&jobs[i]),
 					 _wclimit(&jobs[i]))) {
 			cli_jobmap_free(m);
 			return NULL;
@@ -198,8 +267,8 @@ extern void cli_job_inputs(cli_jobmap_t *m, const slurm_job_info_t *job,
 	int64_t now = m->now;
 	uint64_t mem = 0;
 
-	*in = (prism_moab_job_t) {
-		.procs = _procs(job),
+	*in = (prism_moab_job_t){
+		.procs = cli_job_cpus(job),
 		.nodes = job->num_nodes,
 		.start_count = job->restart_cnt,
 		.deadline = job->deadline,
@@ -255,33 +324,13 @@ typedef struct {
 	prism_moab_diag_row_t row;
 } _entry_t;
 
-static int _cmp_job_id(const void *a, const void *b)
-{
-	const slurm_job_info_t *x = *(const slurm_job_info_t *const *) a;
-	const slurm_job_info_t *y = *(const slurm_job_info_t *const *) b;
-
-	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
-}
-
 /* Highest Slurm priority first, as mdiag -p, then by job id. */
 static int _cmp_entry(const void *a, const void *b)
 {
 	const _entry_t *x = a, *y = b;
 
-	if (x->row.slurm != y->row.slurm)
-		return x->row.slurm > y->row.slurm ? -1 : 1;
-	return (x->job->job_id > y->job->job_id) -
-	       (x->job->job_id < y->job->job_id);
-}
-
-static const slurm_job_info_t *_find_job(const slurm_job_info_t **sorted,
-					 uint32_t cnt, uint32_t id)
-{
-	slurm_job_info_t key = { .job_id = id };
-	const slurm_job_info_t *kp = &key, **hit;
-
-	hit = bsearch(&kp, sorted, cnt, sizeof(*sorted), _cmp_job_id);
-	return hit ? *hit : NULL;
+	return cli_rank_cmp(x->row.slurm, x->job->job_id, y->row.slurm,
+			    y->job->job_id);
 }
 
 static const partition_info_t *_find_part(const cli_explain_t *x,
@@ -291,27 +340,6 @@ static const partition_info_t *_find_part(const cli_explain_t *x,
 		if (x->parts[i].name && !strcmp(x->parts[i].name, name))
 			return &x->parts[i];
 	return NULL;
-}
-
-static bool _asked(const cli_explain_t *x, uint32_t id)
-{
-	if (!x->id_cnt)
-		return true;
-	for (uint32_t i = 0; i < x->id_cnt; i++)
-		if (x->ids[i] == id)
-			return true;
-	return false;
-}
-
-/* Is 'part' the first partition of the comma list 'list'? */
-static bool _first_part(const char *list, const char *part)
-{
-	size_t n;
-
-	if (!list || !part)
-		return false;
-	n = strcspn(list, ",");
-	return strlen(part) == n && !strncmp(list, part, n);
 }
 
 /*
@@ -409,20 +437,20 @@ static void _notes_missing(const cli_explain_t *x,
 	uint32_t hidden = 0;
 
 	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
-		hidden += _pending(&x->jobs[i]) && !shown[i];
+		hidden += cli_job_pending(&x->jobs[i]) && !shown[i];
 	if (hidden)
 		fprintf(out, "%" PRIu32 " pending job%s held or not eligible yet: not ranked, not shown (ask for one by its id)\n",
 			hidden, hidden == 1 ? " is" : "s are");
 	for (uint32_t i = 0; i < x->id_cnt; i++) {
-		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
-							x->ids[i]);
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, x->ids[i]);
 
 		if (job && shown[job - x->jobs])
 			continue;
 		if (!job)
 			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
 				x->ids[i]);
-		else if (!_pending(job))
+		else if (!cli_job_pending(job))
 			fprintf(out, "job %" PRIu32 ": not pending (%s)\n",
 				x->ids[i], _state_name(job));
 		else if (!job->priority)
@@ -546,8 +574,7 @@ static const partition_info_t *_entry_part(const cli_explain_t *x,
 
 	if (part || !e->job->partition)
 		return part;
-	snprintf(first, sizeof(first), "%.*s",
-		 (int) strcspn(e->job->partition, ","), e->job->partition);
+	cli_first_part_copy(first, sizeof(first), e->job->partition);
 	return _find_part(x, first);
 }
 
@@ -567,12 +594,13 @@ static int64_t _collect(const cli_explain_t *x,
 		return -1;
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
-		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
-							f->job_id);
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, f->job_id);
 		uint32_t k;
 		bool better;
 
-		if (!job || !_pending(job) || !_asked(x, job->job_id))
+		if (!job || !cli_job_pending(job) ||
+		    !cli_job_asked(x->ids, x->id_cnt, job->job_id))
 			continue;
 		if (!prism_idmap_get(index, job->job_id, &k)) {
 			if (prism_idmap_put(index, job->job_id, n)) {
@@ -582,8 +610,9 @@ static int64_t _collect(const cli_explain_t *x,
 			k = n++;
 			entries[k] = (_entry_t) { .job = job, .f = f };
 		}
-		better = _first_part(job->partition, f->partition) &&
-			 !_first_part(job->partition, entries[k].f->partition);
+		better = cli_first_part(job->partition, f->partition) &&
+			 !cli_first_part(job->partition,
+					 entries[k].f->partition);
 		if (better)
 			entries[k].f = f;
 		entries[k].rows++;
@@ -604,7 +633,7 @@ extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err)
 	int64_t got;
 	int rc = CLI_ERROR;
 
-	sorted = calloc(x->job_cnt + 1, sizeof(*sorted));
+	sorted = cli_jobs_by_id(x->jobs, x->job_cnt);
 	shown = calloc(x->job_cnt + 1, sizeof(*shown));
 	entries = calloc(x->factor_cnt + 1, sizeof(*entries));
 	m = cli_jobmap_create(x->pol, x->jobs, x->job_cnt, x->now);
@@ -612,9 +641,6 @@ extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err)
 		fprintf(err, "prism: out of memory\n");
 		goto out;
 	}
-	for (uint32_t i = 0; i < x->job_cnt; i++)
-		sorted[i] = &x->jobs[i];
-	qsort(sorted, x->job_cnt, sizeof(*sorted), _cmp_job_id);
 	got = _collect(x, sorted, entries);
 	if (got < 0) {
 		fprintf(err, "prism: out of memory\n");

@@ -33,20 +33,6 @@ typedef struct {
 	prism_ge_diag_row_t row;
 } _entry_t;
 
-static bool _pending(const slurm_job_info_t *job)
-{
-	return (job->job_state & JOB_STATE_BASE) == JOB_PENDING;
-}
-
-/* CPUs, as the plugin's prism_job_cpus(): for a pending job its maximum
- * when it gave one (sent as 0 when not), else its minimum. */
-static uint32_t _cpus(const slurm_job_info_t *job)
-{
-	if (_pending(job) && job->max_cpus)
-		return job->max_cpus;
-	return job->num_cpus;
-}
-
 /* The 'name'= entry of tres_req_str as an amount, 0 when not there. */
 static double _tres(const slurm_job_info_t *job, const char *name)
 {
@@ -82,7 +68,7 @@ extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
 				    PRISM_GE_NONE,
 		.amount = amount,
 	};
-	amount[PRISM_GE_RES_SLOTS] = _cpus(job);
+	amount[PRISM_GE_RES_SLOTS] = cli_job_cpus(job);
 	amount[PRISM_GE_RES_MEM] = _tres(job, "mem");
 	amount[PRISM_GE_RES_NODES] = job->num_nodes;
 	for (uint32_t r = PRISM_GE_RES_NODES + 1; r < nres; r++)
@@ -90,54 +76,13 @@ extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
 				  prism_ge_get(pol, PRISM_GE_RESOURCE, r)->name);
 }
 
-static int _cmp_job_id(const void *a, const void *b)
-{
-	const slurm_job_info_t *x = *(const slurm_job_info_t *const *) a;
-	const slurm_job_info_t *y = *(const slurm_job_info_t *const *) b;
-
-	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
-}
-
 /* Highest Slurm priority first, as qstat, then by job id. */
 static int _cmp_entry(const void *a, const void *b)
 {
 	const _entry_t *x = a, *y = b;
 
-	if (x->row.slurm != y->row.slurm)
-		return x->row.slurm > y->row.slurm ? -1 : 1;
-	return (x->job->job_id > y->job->job_id) -
-	       (x->job->job_id < y->job->job_id);
-}
-
-static const slurm_job_info_t *_find_job(const slurm_job_info_t **sorted,
-					 uint32_t cnt, uint32_t id)
-{
-	slurm_job_info_t key = { .job_id = id };
-	const slurm_job_info_t *kp = &key, **hit;
-
-	hit = bsearch(&kp, sorted, cnt, sizeof(*sorted), _cmp_job_id);
-	return hit ? *hit : NULL;
-}
-
-static bool _asked(const cli_ge_explain_t *x, uint32_t id)
-{
-	if (!x->id_cnt)
-		return true;
-	for (uint32_t i = 0; i < x->id_cnt; i++)
-		if (x->ids[i] == id)
-			return true;
-	return false;
-}
-
-/* Is 'part' the first partition of the comma list 'list'? */
-static bool _first_part(const char *list, const char *part)
-{
-	size_t n;
-
-	if (!list || !part)
-		return false;
-	n = strcspn(list, ",");
-	return strlen(part) == n && !strncmp(list, part, n);
+	return cli_rank_cmp(x->row.slurm, x->job->job_id, y->row.slurm,
+			    y->job->job_id);
 }
 
 /*
@@ -153,18 +98,20 @@ static uint32_t _collect(const cli_ge_explain_t *x,
 
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
-		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
-							f->job_id);
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, f->job_id);
 		uint32_t k;
 
-		if (!job || !_pending(job) || !_asked(x, job->job_id))
+		if (!job || !cli_job_pending(job) ||
+		    !cli_job_asked(x->ids, x->id_cnt, job->job_id))
 			continue;
 		for (k = 0; k < n && entries[k].job != job; k++)
 			;
 		if (k == n)
 			entries[n++] = (_entry_t) { .job = job, .f = f };
-		else if (_first_part(job->partition, f->partition) &&
-			 !_first_part(job->partition, entries[k].f->partition))
+		else if (cli_first_part(job->partition, f->partition) &&
+			 !cli_first_part(job->partition,
+					 entries[k].f->partition))
 			entries[k].f = f;
 		entries[k].rows++;
 	}
@@ -218,9 +165,7 @@ static int _compute(const cli_ge_explain_t *x, _entry_t *e, double *amount,
 	bool known;
 
 	if (!part && e->job->partition) {
-		snprintf(first, sizeof(first), "%.*s",
-			 (int) strcspn(e->job->partition, ","),
-			 e->job->partition);
+		cli_first_part_copy(first, sizeof(first), e->job->partition);
 		part = first;
 	}
 	known = _columns(e->f, e->job, &cols, &slurm);
@@ -288,13 +233,13 @@ static void _notes_missing(const cli_ge_explain_t *x,
 	uint32_t pending = 0;
 
 	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
-		pending += _pending(&x->jobs[i]);
+		pending += cli_job_pending(&x->jobs[i]);
 	if (!x->id_cnt && pending > n)
 		fprintf(out, "%" PRIu32 " pending job%s held or not eligible yet: not ranked, not shown (ask for one by its id)\n",
 			pending - n, pending - n == 1 ? " is" : "s are");
 	for (uint32_t i = 0; i < x->id_cnt; i++) {
-		const slurm_job_info_t *job = _find_job(sorted, x->job_cnt,
-							x->ids[i]);
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, x->ids[i]);
 		bool shown = false;
 
 		for (uint32_t k = 0; job && k < n; k++)
@@ -304,7 +249,7 @@ static void _notes_missing(const cli_ge_explain_t *x,
 		if (!job)
 			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
 				x->ids[i]);
-		else if (!_pending(job))
+		else if (!cli_job_pending(job))
 			fprintf(out, "job %" PRIu32 ": not pending\n",
 				x->ids[i]);
 		else if (!job->priority)
@@ -326,16 +271,13 @@ extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 	uint32_t n = 0;
 	int rc = CLI_ERROR;
 
-	sorted = calloc((size_t) x->job_cnt + 1, sizeof(*sorted));
+	sorted = cli_jobs_by_id(x->jobs, x->job_cnt);
 	entries = calloc((size_t) x->factor_cnt + 1, sizeof(*entries));
 	amount = calloc((size_t) nres + 1, sizeof(*amount));
 	if (!sorted || !entries || !amount) {
 		fprintf(err, "prism: out of memory\n");
 		goto out;
 	}
-	for (uint32_t i = 0; i < x->job_cnt; i++)
-		sorted[i] = &x->jobs[i];
-	qsort(sorted, x->job_cnt, sizeof(*sorted), _cmp_job_id);
 	n = _collect(x, sorted, entries);
 	for (uint32_t k = 0; k < n; k++)
 		if (_compute(x, &entries[k], amount, err))

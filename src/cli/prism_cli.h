@@ -71,6 +71,46 @@ extern prism_moab_policy_t *cli_moab_read(const char *path,
  */
 extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err);
 
+/* ---- explain: what both views share (src/cli/cli_diag.c) ---- */
+
+/* Is 'job' pending? */
+extern bool cli_job_pending(const slurm_job_info_t *job);
+
+/*
+ * The CPUs the plugin's prism_job_cpus() sizes 'job' by: for a pending
+ * job its maximum when it gave one (sent as 0 when not), else its
+ * minimum.
+ */
+extern uint32_t cli_job_cpus(const slurm_job_info_t *job);
+
+/*
+ * Pointers to the 'cnt' jobs of 'jobs', sorted by job id, in a new array
+ * (room for cnt + 1) the caller frees. NULL when out of memory.
+ */
+extern const slurm_job_info_t **cli_jobs_by_id(const slurm_job_info_t *jobs,
+					       uint32_t cnt);
+
+/* The job 'id' among the 'cnt' of cli_jobs_by_id()'s 'sorted', or NULL. */
+extern const slurm_job_info_t *cli_job_find(const slurm_job_info_t **sorted,
+					    uint32_t cnt, uint32_t id);
+
+/*
+ * The order of both views' tables, for qsort(): Slurm priority 'prio_a'
+ * of job 'id_a' before 'prio_b' of 'id_b' (< 0), after it (> 0) or the
+ * same job (0): highest priority first, then lowest job id.
+ */
+extern int cli_rank_cmp(uint32_t prio_a, uint32_t id_a, uint32_t prio_b,
+			uint32_t id_b);
+
+/* Was job 'id' asked for among the 'cnt' 'ids' (none asked: every job)? */
+extern bool cli_job_asked(const uint32_t *ids, uint32_t cnt, uint32_t id);
+
+/* Is 'part' the first partition of the comma list 'list' (false: NULL)? */
+extern bool cli_first_part(const char *list, const char *part);
+
+/* The first partition of the comma list 'list' into 'buf' of 'size'. */
+extern void cli_first_part_copy(char *buf, size_t size, const char *list);
+
 /* ---- explain: from the controller's records to the mdiag -p view ---- */
 
 /* Everything the explain view is built from; the caller owns it all. */

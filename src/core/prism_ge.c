@@ -13,11 +13,11 @@
 \*****************************************************************************/
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_buf.h"
 #include "prism_ge.h"
 
 #define _EPSILON 0.00001	/* GE's SGE_EPSILON */
@@ -1172,64 +1172,37 @@ extern int prism_ge_pass_run(prism_ge_pass_t *pass,
 
 /* ---- explain ---------------------------------------------------------- */
 
-typedef struct {
-	char *buf;
-	size_t size, len;
-	bool overflow;
-} _out_t;
-
-static void _put(_out_t *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void _put(_out_t *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t) n >= o->size - o->len) {
-		o->overflow = true;
-		return;
-	}
-	o->len += n;
-}
-
 extern int prism_ge_explain(const prism_ge_policy_t *pol,
 			    const prism_ge_result_t *res, char *buf,
 			    size_t size, prism_error_t *err)
 {
 	const prism_ge_params_t *p = prism_ge_policy_params(pol);
-	_out_t o = { .buf = buf, .size = size };
 	prism_ge_sprio_t col;
+	prism_buf_t o;
 
 	if (!p || !res || !buf || !size) {
 		prism_error_set(err, "prism_ge_explain: bad parameter");
 		return -1;
 	}
-	buf[0] = '\0';
+	prism_buf_init(&o, buf, size);
 	prism_ge_sprio(pol, res, &col, NULL);
-	_put(&o, "prior %.5f (slurm %u)", res->prio, (unsigned) res->slurm);
-	_put(&o, " = %g * nurg + %g * ntckts + %g * npprior\n",
-	     p->weight_urgency, p->weight_ticket, p->weight_priority);
-	_put(&o, "  qstat -pri: prior %.5f nurg %.5f npprior %.5f",
-	     res->prio, res->nurg, res->npprior);
-	_put(&o, " ntckts %.5f ppri %d\n", res->ntckts, (int) res->ppri);
-	_put(&o, "  qstat -urg: urg %.0f rrcontr %.0f wtcontr %.0f",
-	     res->urg, res->rrcontr, res->wtcontr);
-	_put(&o, " dlcontr %.0f\n", res->dlcontr);
-	_put(&o, "  qstat -ext: tckts %.0f otckt %.0f ftckt %.0f stckt %.0f\n",
-	     res->tckts, res->otckt, res->ftckt, res->stckt);
-	_put(&o, "  sprio: urgency %u tickets %u posix %u offset %u\n",
-	     (unsigned) col.urgency, (unsigned) col.tickets,
-	     (unsigned) col.posix, (unsigned) col.offset);
-	if (o.overflow) {
-		prism_error_set(err, "explain buffer of %zu bytes is too small",
-				size);
-		return -1;
-	}
-	return (int) o.len;
+	prism_buf_put(&o, "prior %.5f (slurm %u)", res->prio,
+		      (unsigned) res->slurm);
+	prism_buf_put(&o, " = %g * nurg + %g * ntckts + %g * npprior\n",
+		      p->weight_urgency, p->weight_ticket, p->weight_priority);
+	prism_buf_put(&o, "  qstat -pri: prior %.5f nurg %.5f npprior %.5f",
+		      res->prio, res->nurg, res->npprior);
+	prism_buf_put(&o, " ntckts %.5f ppri %d\n", res->ntckts,
+		      (int) res->ppri);
+	prism_buf_put(&o, "  qstat -urg: urg %.0f rrcontr %.0f wtcontr %.0f",
+		      res->urg, res->rrcontr, res->wtcontr);
+	prism_buf_put(&o, " dlcontr %.0f\n", res->dlcontr);
+	prism_buf_put(
+		&o,
+		"  qstat -ext: tckts %.0f otckt %.0f ftckt %.0f stckt %.0f\n",
+		res->tckts, res->otckt, res->ftckt, res->stckt);
+	prism_buf_put(&o, "  sprio: urgency %u tickets %u posix %u offset %u\n",
+		      (unsigned) col.urgency, (unsigned) col.tickets,
+		      (unsigned) col.posix, (unsigned) col.offset);
+	return prism_buf_end(&o, "explain", err);
 }

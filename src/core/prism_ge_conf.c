@@ -11,7 +11,6 @@
 \*****************************************************************************/
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +18,19 @@
 #include <strings.h>
 
 #include "prism_ge_conf.h"
+#include "prism_lines.h"
+#include "prism_names.h"
 
-#define _EMPTY UINT32_MAX
 #define _WEIGHT_MAX 1e9		/* weights, urgencies */
 #define _DEADLINE_MAX 1e12	/* weight_deadline */
 #define _COUNT_MAX 1e9		/* ticket pools, shares, tickets */
 #define _HALFTIME_MAX 1e6	/* hours */
 #define _JOBS_MAX 1e6		/* max_functional_jobs_to_schedule */
+
+_Static_assert(PRISM_GE_LINE_MAX == PRISM_LINES_MAX,
+	       "a Grid Engine file's lines are read by prism_lines_read()");
+_Static_assert(PRISM_GE_NONE == PRISM_NAMES_NONE,
+	       "handles are prism_names_t indices");
 
 /* What an entry's line sets. */
 typedef enum {
@@ -40,18 +45,10 @@ typedef struct {
 	unsigned line[_F_CNT];	/* line that set each field, 0: none */
 } _ent_t;
 
-typedef struct {
-	_ent_t *v;
-	uint32_t n, cap;
-	uint32_t *slot;		/* indices into v, _EMPTY when free */
-	uint32_t nslot;		/* 0 or a power of two, >= 2 * n */
-} _tab_t;
-
 struct prism_ge_policy {
 	prism_ge_params_t p;
-	_tab_t tab[PRISM_GE_KIND_CNT];
-	char **notice;
-	size_t notice_cnt, notice_cap;
+	prism_names_t tab[PRISM_GE_KIND_CNT];	/* of _ent_t */
+	prism_lines_notices_t notices;
 };
 
 /* Kinds of sched_conf(5) lines. */
@@ -144,111 +141,10 @@ static const char _tpolicy_letters[PRISM_GE_TPOLICY_CNT] = { 'O', 'F', 'S' };
 
 /* What a parse is doing now: for messages. */
 typedef struct {
-	const char *file;
-	unsigned line;
-	prism_error_t *err;
+	prism_lines_t at;
 	prism_ge_policy_t *pol;
 	unsigned key_line[_KEY_CNT];	/* line that set each key, or 0 */
 } _ctx_t;
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static int _fail(_ctx_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int _fail(_ctx_t *c, const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	prism_error_set(c->err, "%s:%u: %s", c->file, c->line, what);
-	return -1;
-}
-
-static int _oom(_ctx_t *c)
-{
-	prism_error_set(c->err, "%s: out of memory", c->file);
-	return -1;
-}
-
-static char *_dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
-static uint32_t _hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char) *s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static int _notice(_ctx_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int _notice(_ctx_t *c, const char *fmt, ...)
-{
-	prism_ge_policy_t *pol = c->pol;
-	char what[200], text[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(text, sizeof(text), "%s:%u: %s", c->file, c->line, what);
-	if (pol->notice_cnt == pol->notice_cap) {
-		size_t cap = pol->notice_cap ? pol->notice_cap * 2 : 8;
-		char **n = realloc(pol->notice, cap * sizeof(*n));
-
-		if (!n)
-			return _oom(c);
-		pol->notice = n;
-		pol->notice_cap = cap;
-	}
-	pol->notice[pol->notice_cnt] = _dup(text);
-	if (!pol->notice[pol->notice_cnt])
-		return _oom(c);
-	pol->notice_cnt++;
-	return 0;
-}
-
-static bool _blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' ||
-	       ch == '\f';
-}
-
-/* Next whitespace-separated token of *cur, NUL-terminated; NULL at end. */
-static char *_tok(char **cur)
-{
-	char *s = *cur, *t;
-
-	while (_blank(*s))
-		s++;
-	if (!*s) {
-		*cur = s;
-		return NULL;
-	}
-	t = s;
-	while (*s && !_blank(*s))
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*cur = s;
-	return t;
-}
 
 /* ---- values ----------------------------------------------------------- */
 
@@ -292,11 +188,13 @@ static int _real(_ctx_t *c, const char *what, const char *s, double max,
 	double v;
 
 	if (!_is_decimal(s, &integer))
-		return _fail(c, "%s: '%.40s' is not a number", what, s);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+					what, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v < 0.0 || v > max)
-		return _fail(c, "%s: '%.40s' is out of range (0..%g)", what, s,
-			     max);
+		return prism_lines_fail(&c->at,
+					"%s: '%.40s' is out of range (0..%g)",
+					what, s, max);
 	*out = v + 0.0;		/* no -0 */
 	return 0;
 }
@@ -309,13 +207,16 @@ static int _uint(_ctx_t *c, const char *what, const char *s, double max,
 	double v;
 
 	if (!_is_decimal(s, &integer))
-		return _fail(c, "%s: '%.40s' is not a number", what, s);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+					what, s);
 	if (!integer)
-		return _fail(c, "%s: '%.40s' is not an integer", what, s);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not an integer",
+					what, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v < 0.0 || v > max)
-		return _fail(c, "%s: '%.40s' is out of range (0..%.0f)", what,
-			     s, max);
+		return prism_lines_fail(&c->at,
+					"%s: '%.40s' is out of range (0..%.0f)",
+					what, s, max);
 	*out = (uint32_t) v;
 	return 0;
 }
@@ -335,7 +236,8 @@ static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
 			return 0;
 		}
 	}
-	return _fail(c, "%s: '%.40s' is not TRUE or FALSE", what, s);
+	return prism_lines_fail(&c->at, "%s: '%.40s' is not TRUE or FALSE",
+				what, s);
 }
 
 /* policy_hierarchy: "NONE" or O, F and S at most once each. */
@@ -365,91 +267,10 @@ static int _hier(_ctx_t *c, const char *what, const char *s, char out[4])
 	out[n] = '\0';
 	return 0;
 bad:
-	return _fail(c,
-		     "%s: '%.40s' is not NONE or O, F and S at most once each",
-		     what, s);
-}
-
-/* ---- line checks ------------------------------------------------------ */
-
-/* Returns 0 if 'line' of 'len' bytes is UTF-8 without NUL, else -1. */
-static int _check_utf8(_ctx_t *c, const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char b = s[i];
-		size_t n;
-		uint32_t cp, min;
-
-		if (!b)
-			return _fail(c, "NUL byte at column %zu", i + 1);
-		if (b < 0x80) {
-			i++;
-			continue;
-		}
-		if ((b & 0xe0) == 0xc0) {
-			n = 1, cp = b & 0x1f, min = 0x80;
-		} else if ((b & 0xf0) == 0xe0) {
-			n = 2, cp = b & 0x0f, min = 0x800;
-		} else if ((b & 0xf8) == 0xf0) {
-			n = 3, cp = b & 0x07, min = 0x10000;
-		} else {
-			goto bad;
-		}
-		for (size_t k = 1; k <= n; k++) {
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				goto bad;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			goto bad;
-		i += n + 1;
-	}
-	return 0;
-bad:
-	return _fail(c, "invalid UTF-8 (byte 0x%02x at column %zu)", s[i],
-		     i + 1);
-}
-
-static bool _is_name(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-	      *s == '_'))
-		return false;
-	for (; *s; s++) {
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return false;
-	}
-	return true;
-}
-
-/* Split "name[id]" in place: *id is NULL without brackets. */
-static int _brackets(_ctx_t *c, char *tok, char **id)
-{
-	char *open = strchr(tok, '['), *close = strchr(tok, ']');
-	size_t n = strlen(tok);
-
-	*id = NULL;
-	if (!open && !close)
-		return 0;
-	if (!open)
-		return _fail(c, "'%.60s': ']' without '['", tok);
-	if (!close)
-		return _fail(c, "'%.60s': missing ']'", tok);
-	if (close != tok + n - 1)
-		return _fail(c, "'%.60s': text after ']'", tok);
-	if (strchr(open + 1, '[') || close < open)
-		return _fail(c, "'%.60s': bad brackets", tok);
-	if (close == open + 1)
-		return _fail(c, "'%.60s': empty name in brackets", tok);
-	if (open == tok)
-		return _fail(c, "'%.60s': missing name before '['", tok);
-	*open = '\0';
-	*close = '\0';
-	*id = open + 1;
-	return 0;
+	return prism_lines_fail(
+		&c->at,
+		"%s: '%.40s' is not NONE or O, F and S at most once each", what,
+		s);
 }
 
 /* ---- tables ----------------------------------------------------------- */
@@ -466,82 +287,16 @@ static const char *_canonical(prism_ge_kind_t kind, const char *name)
 	return name;
 }
 
-static int _tab_rehash(_tab_t *t, uint32_t nslot)
+/* The entry 'name' of 'kind', added if new; NULL when out of memory. */
+static _ent_t *_ent_add(prism_ge_policy_t *pol, prism_ge_kind_t kind,
+			const char *name)
 {
-	uint32_t *slot = malloc(nslot * sizeof(*slot));
+	uint32_t idx;
+	_ent_t *e = prism_names_add(&pol->tab[kind], name, &idx);
 
-	if (!slot)
-		return -1;
-	for (uint32_t i = 0; i < nslot; i++)
-		slot[i] = _EMPTY;
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint32_t h = _hash(t->v[i].e.name) & (nslot - 1);
-
-		while (slot[h] != _EMPTY)
-			h = (h + 1) & (nslot - 1);
-		slot[h] = i;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = nslot;
-	return 0;
-}
-
-static uint32_t _tab_find(const _tab_t *t, const char *name)
-{
-	uint32_t h;
-
-	if (!t->nslot)
-		return PRISM_GE_NONE;
-	h = _hash(name) & (t->nslot - 1);
-	while (t->slot[h] != _EMPTY) {
-		if (!strcmp(t->v[t->slot[h]].e.name, name))
-			return t->slot[h];
-		h = (h + 1) & (t->nslot - 1);
-	}
-	return PRISM_GE_NONE;
-}
-
-/* The entry for 'name', added if new; NULL when out of memory. */
-static _ent_t *_tab_get(_tab_t *t, const char *name)
-{
-	uint32_t i = _tab_find(t, name), h;
-	_ent_t *e;
-
-	if (i != PRISM_GE_NONE)
-		return &t->v[i];
-	if (t->n >= PRISM_GE_NONE / 4)
-		return NULL;
-	if ((uint64_t) (t->n + 1) * 2 > t->nslot &&
-	    _tab_rehash(t, t->nslot ? t->nslot * 2 : 16))
-		return NULL;
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 16;
-		_ent_t *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	e = &t->v[t->n];
-	memset(e, 0, sizeof(*e));
-	e->e.name = _dup(name);
-	if (!e->e.name)
-		return NULL;
-	h = _hash(name) & (t->nslot - 1);
-	while (t->slot[h] != _EMPTY)
-		h = (h + 1) & (t->nslot - 1);
-	t->slot[h] = t->n++;
+	if (e && !e->e.name)
+		e->e.name = prism_names_name(&pol->tab[kind], idx);
 	return e;
-}
-
-static void _tab_free(_tab_t *t)
-{
-	for (uint32_t i = 0; i < t->n; i++)
-		free((char *) t->v[i].e.name);
-	free(t->v);
-	free(t->slot);
 }
 
 /* ---- entry lines ------------------------------------------------------ */
@@ -549,13 +304,13 @@ static void _tab_free(_tab_t *t)
 static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
 		      const char *label, const char *id, const char *val)
 {
-	_ent_t *e = _tab_get(&c->pol->tab[kind], _canonical(kind, id));
+	_ent_t *e = _ent_add(c->pol, kind, _canonical(kind, id));
 	double real = 0.0;
 	uint32_t count = 0;
 	bool same;
 
 	if (!e)
-		return _oom(c);
+		return prism_lines_oom(&c->at);
 	if (field == _F_URGENCY) {
 		if (_real(c, label, val, _WEIGHT_MAX, &real))
 			return -1;
@@ -567,9 +322,10 @@ static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
 						    : e->e.oticket);
 	}
 	if (e->line[field] && !same)
-		return _fail(c, "%s: '%.40s' conflicts with line %u", label,
-			     val, e->line[field]);
-	e->line[field] = c->line;
+		return prism_lines_fail(&c->at,
+					"%s: '%.40s' conflicts with line %u",
+					label, val, e->line[field]);
+	e->line[field] = c->at.line;
 	if (field == _F_URGENCY)
 		e->e.urgency = real;
 	else if (field == _F_FSHARE)
@@ -587,13 +343,14 @@ static int _entry_line(_ctx_t *c, size_t k, const char *name, const char *id,
 	char *val;
 
 	if (!id)
-		return _fail(c, "%s: missing '[name]'", name);
+		return prism_lines_fail(&c->at, "%s: missing '[name]'", name);
 	snprintf(label, sizeof(label), "%s[%.100s]", name, id);
-	val = _tok(cur);
+	val = prism_lines_tok(cur);
 	if (!val)
-		return _fail(c, "%s: missing value", label);
-	if (_tok(cur))
-		return _fail(c, "%s: more than one value", label);
+		return prism_lines_fail(&c->at, "%s: missing value", label);
+	if (prism_lines_tok(cur))
+		return prism_lines_fail(&c->at, "%s: more than one value",
+					label);
 	return _set_entry(c, _entry_keys[k].kind, _entry_keys[k].field, label,
 			  id, val);
 }
@@ -631,12 +388,13 @@ static int _set_key(_ctx_t *c, size_t k, const char *name, const char *val)
 		break;
 	case _K_OTHER:
 	case _K_UNMODELLED:
-		return _fail(c, "%s: internal error", name);
+		return prism_lines_fail(&c->at, "%s: internal error", name);
 	}
 	if (c->key_line[k] && !same)
-		return _fail(c, "%s: '%.40s' conflicts with line %u", name, val,
-			     c->key_line[k]);
-	c->key_line[k] = c->line;
+		return prism_lines_fail(&c->at,
+					"%s: '%.40s' conflicts with line %u",
+					name, val, c->key_line[k]);
+	c->key_line[k] = c->at.line;
 	switch (_keys[k].type) {
 	case _K_REAL:
 		*(double *) (base + _keys[k].off) = real;
@@ -659,47 +417,47 @@ static int _set_key(_ctx_t *c, size_t k, const char *name, const char *val)
 
 static int _key_line(_ctx_t *c, size_t k, const char *name, char **cur)
 {
-	char *val = _tok(cur);
+	char *val = prism_lines_tok(cur);
 
 	if (!val)
-		return _fail(c, "%s: missing value", name);
+		return prism_lines_fail(&c->at, "%s: missing value", name);
 	if (_keys[k].type == _K_OTHER)
-		return _notice(c, "%s: not a priority parameter, ignored",
-			       name);
+		return prism_lines_notice(
+			&c->at, "%s: not a priority parameter, ignored", name);
 	if (_keys[k].type == _K_UNMODELLED)
-		return _notice(c, "%s: not modelled by Prism, ignored", name);
-	if (_tok(cur))
-		return _fail(c, "%s: more than one value", name);
+		return prism_lines_notice(
+			&c->at, "%s: not modelled by Prism, ignored", name);
+	if (prism_lines_tok(cur))
+		return prism_lines_fail(&c->at, "%s: more than one value",
+					name);
 	return _set_key(c, k, name, val);
 }
 
-static int _line(_ctx_t *c, char *line)
+static int _line(void *arg, char *line)
 {
-	char *cur = line, *hash = strchr(line, '#');
-	char *name, *id, *val;
+	_ctx_t *c = arg;
+	char *cur, *name, *id, *val;
 
-	if (hash)
-		*hash = '\0';
-	name = _tok(&cur);
+	if (prism_lines_head(&c->at, line, "_", "_", &name, &id, &cur))
+		return -1;
 	if (!name)
 		return 0;
-	if (_brackets(c, name, &id))
-		return -1;
-	if (!_is_name(name))
-		return _fail(c, "'%.40s' is not a parameter name", name);
 	for (size_t k = 0; k < sizeof(_entry_keys) / sizeof(_entry_keys[0]);
 	     k++) {
 		if (!strcasecmp(name, _entry_keys[k].name))
 			return _entry_line(c, k, name, id, &cur);
 	}
 	if (id)
-		return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+		return prism_lines_fail(&c->at, "%s: unexpected '[%.40s]'",
+					name, id);
 	if (!strcasecmp(name, "urgency_slots")) {
-		val = _tok(&cur);
+		val = prism_lines_tok(&cur);
 		if (!val)
-			return _fail(c, "%s: missing value", name);
-		if (_tok(&cur))
-			return _fail(c, "%s: more than one value", name);
+			return prism_lines_fail(&c->at, "%s: missing value",
+						name);
+		if (prism_lines_tok(&cur))
+			return prism_lines_fail(
+				&c->at, "%s: more than one value", name);
 		return _set_entry(c, PRISM_GE_RESOURCE, _F_URGENCY, name,
 				  "slots", val);
 	}
@@ -707,7 +465,7 @@ static int _line(_ctx_t *c, char *line)
 		if (!strcasecmp(name, _keys[k].name))
 			return _key_line(c, k, name, &cur);
 	}
-	return _fail(c, "'%.40s': unknown parameter", name);
+	return prism_lines_fail(&c->at, "'%.40s': unknown parameter", name);
 }
 
 /* ---- defaults and the expanded hierarchy ------------------------------ */
@@ -760,20 +518,25 @@ static prism_ge_policy_t *_new_policy(void)
 {
 	static const char *fixed[] = { "slots", "mem", "nodes" };
 	prism_ge_policy_t *pol = calloc(1, sizeof(*pol));
+	_ent_t *slots;
 
 	if (!pol)
 		return NULL;
 	_defaults(&pol->p);
 	_expand(&pol->p);
+	for (int k = 0; k < PRISM_GE_KIND_CNT; k++)
+		prism_names_init(&pol->tab[k], sizeof(_ent_t));
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		_ent_t *e = _tab_get(&pol->tab[PRISM_GE_RESOURCE], fixed[i]);
+		_ent_t *e = _ent_add(pol, PRISM_GE_RESOURCE, fixed[i]);
 
 		if (!e) {
 			prism_ge_policy_free(pol);
 			return NULL;
 		}
 	}
-	pol->tab[PRISM_GE_RESOURCE].v[PRISM_GE_RES_SLOTS].e.urgency = 1000.0;
+	slots = prism_names_at(&pol->tab[PRISM_GE_RESOURCE],
+			       PRISM_GE_RES_SLOTS);
+	slots->e.urgency = 1000.0;
 	return pol;
 }
 
@@ -789,10 +552,8 @@ extern void prism_ge_policy_free(prism_ge_policy_t *pol)
 	if (!pol)
 		return;
 	for (int k = 0; k < PRISM_GE_KIND_CNT; k++)
-		_tab_free(&pol->tab[k]);
-	for (size_t i = 0; i < pol->notice_cnt; i++)
-		free(pol->notice[i]);
-	free(pol->notice);
+		prism_names_free(&pol->tab[k]);
+	prism_lines_notices_free(&pol->notices);
 	free(pol);
 }
 
@@ -800,45 +561,28 @@ extern int prism_ge_conf_parse(const char *text, size_t len,
 			       const char *file, prism_ge_policy_t **out,
 			       prism_error_t *err)
 {
-	_ctx_t c = { .file = file ? file : "(grid engine config)",
-		     .err = err };
-	char line[PRISM_GE_LINE_MAX + 1];
-	size_t pos = 0;
+	_ctx_t c = { .at = { .file = file ? file : "(grid engine config)",
+			     .err = err } };
 
 	if ((!text && len) || !out) {
-		prism_error_set(err, "%s: bad parameter", c.file);
+		prism_error_set(err, "%s: bad parameter", c.at.file);
 		return -1;
 	}
 	if (!len) {
-		prism_error_set(err, "%s: file is empty", c.file);
+		prism_error_set(err, "%s: file is empty", c.at.file);
 		return -1;
 	}
 	c.pol = _new_policy();
 	if (!c.pol)
-		return _oom(&c);
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-
-		c.line++;
-		if (n > PRISM_GE_LINE_MAX) {
-			_fail(&c, "line is longer than %d bytes",
-			      PRISM_GE_LINE_MAX);
-			goto fail;
-		}
-		memcpy(line, text + pos, n);
-		line[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		if (_check_utf8(&c, (const unsigned char *) line, n) ||
-		    _line(&c, line))
-			goto fail;
+		return prism_lines_oom(&c.at);
+	c.at.notices = &c.pol->notices;
+	if (prism_lines_read(&c.at, text, len, _line, &c)) {
+		prism_ge_policy_free(c.pol);
+		return -1;
 	}
 	_expand(&c.pol->p);
 	*out = c.pol;
 	return 0;
-fail:
-	prism_ge_policy_free(c.pol);
-	return -1;
 }
 
 extern const prism_ge_params_t *
@@ -849,15 +593,13 @@ prism_ge_policy_params(const prism_ge_policy_t *pol)
 
 extern size_t prism_ge_policy_notice_count(const prism_ge_policy_t *pol)
 {
-	return pol ? pol->notice_cnt : 0;
+	return pol ? pol->notices.n : 0;
 }
 
 extern const char *prism_ge_policy_notice(const prism_ge_policy_t *pol,
 					  size_t i)
 {
-	if (!pol || i >= pol->notice_cnt)
-		return NULL;
-	return pol->notice[i];
+	return pol ? prism_lines_notices_get(&pol->notices, i) : NULL;
 }
 
 extern uint32_t prism_ge_count(const prism_ge_policy_t *pol,
@@ -873,17 +615,19 @@ extern uint32_t prism_ge_find(const prism_ge_policy_t *pol,
 {
 	if (!pol || !name || (unsigned) kind >= PRISM_GE_KIND_CNT)
 		return PRISM_GE_NONE;
-	return _tab_find(&pol->tab[kind], _canonical(kind, name));
+	return prism_names_find(&pol->tab[kind], _canonical(kind, name));
 }
 
 extern const prism_ge_entry_t *prism_ge_get(const prism_ge_policy_t *pol,
 					    prism_ge_kind_t kind,
 					    uint32_t idx)
 {
-	if (!pol || (unsigned) kind >= PRISM_GE_KIND_CNT ||
-	    idx >= pol->tab[kind].n)
+	const _ent_t *e;
+
+	if (!pol || (unsigned) kind >= PRISM_GE_KIND_CNT)
 		return NULL;
-	return &pol->tab[kind].v[idx].e;
+	e = prism_names_at(&pol->tab[kind], idx);
+	return e ? &e->e : NULL;
 }
 
 extern const char *prism_ge_kind_name(prism_ge_kind_t kind)

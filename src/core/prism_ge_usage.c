@@ -5,19 +5,18 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_buf.h"
 #include "prism_ge.h"
 #include "prism_ge_usage.h"
 #include "prism_idmap.h"
-#include "prism_state.h"
+#include "prism_sumtext.h"
 
 #define _AMOUNT_MAX 1e18
 /* "assoc 4294967295 " + %.17g + "\n" */
@@ -138,6 +137,13 @@ extern int prism_ge_usage_charge(prism_ge_usage_t *u, uint32_t id,
 	return 0;
 }
 
+extern double prism_ge_usage_amount(uint32_t cpus, double seconds)
+{
+	if (!(seconds > 0.0) || !isfinite(seconds))
+		return 0.0;
+	return (double) cpus * seconds;
+}
+
 extern double prism_ge_usage_get(const prism_ge_usage_t *u, uint32_t id)
 {
 	uint32_t i;
@@ -159,89 +165,35 @@ extern size_t prism_ge_usage_format_size(const prism_ge_usage_t *u)
 	return 128 + (size_t) (u ? u->n : 0) * _LINE_MAX;
 }
 
-typedef struct {
-	char *buf;
-	size_t size, len;
-	bool overflow;
-} _out_t;
-
-static void _put(_out_t *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void _put(_out_t *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t) n >= o->size - o->len)
-		o->overflow = true;
-	else
-		o->len += n;
-}
-
 extern int prism_ge_usage_format(const prism_ge_usage_t *u, char *buf,
 				 size_t size, prism_error_t *err)
 {
-	_out_t o = { .buf = buf, .size = size };
+	prism_buf_t o;
 
 	if (!u || !buf || !size) {
 		prism_error_set(err, "grid engine usage: NULL argument");
 		return -1;
 	}
-	_put(&o, "prism-ge-usage %d\nlast %" PRId64 "\n",
-	     PRISM_GE_USAGE_VERSION, u->last);
+	prism_buf_init(&o, buf, size);
+	prism_buf_put(&o, "prism-ge-usage %d\nlast %" PRId64 "\n",
+		      PRISM_GE_USAGE_VERSION, u->last);
 	for (uint32_t i = 0; i < u->n; i++) {
-		if (u->val[i] > 0.0)
-			_put(&o, "assoc %" PRIu32 " %.17g\n", u->id[i],
-			     u->val[i]);
+		if (!(u->val[i] > 0.0))
+			continue;
+		prism_buf_put(&o, "assoc %" PRIu32, u->id[i]);
+		prism_sumtext_put_real(&o, u->val[i]);
+		prism_buf_put(&o, "\n");
 	}
-	if (!o.overflow)
-		_put(&o, "checksum %08" PRIx32 "\n",
-		     prism_state_checksum(buf, o.len));
-	if (o.overflow) {
-		prism_error_set(err, "grid engine usage: buffer of %zu bytes is too small",
-				size);
-		return -1;
-	}
-	return (int) o.len;
+	prism_sumtext_put_checksum(&o);
+	return prism_buf_end(&o, "grid engine usage:", err);
 }
 
-/* The next line of 'body' at *pos, NUL-terminated in place; NULL at end. */
-static char *_next_line(char *body, size_t len, size_t *pos)
-{
-	char *line = body + *pos, *nl;
-
-	if (*pos >= len)
-		return NULL;
-	nl = memchr(line, '\n', len - *pos);
-	if (!nl) {
-		*pos = len;
-		return line;
-	}
-	*nl = '\0';
-	*pos = nl + 1 - body;
-	return line;
-}
-
-/* A decimal integer min..max filling 's'; -1 if not. */
+/* A decimal integer min..max filling 's', no blank or '+' first; -1 if not. */
 static int _int(const char *s, int64_t min, int64_t max, int64_t *v)
 {
-	char *end;
-	long long x;
-
-	if (!*s || *s == ' ' || *s == '+')
+	if (*s == ' ' || *s == '+')
 		return -1;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno || *end || x < min || x > max)
-		return -1;
-	*v = x;
-	return 0;
+	return prism_sumtext_int(s, min, max, v);
 }
 
 /* "assoc ID USAGE" into 'u'; -1 with err set if bad or repeated. */
@@ -261,11 +213,7 @@ static int _assoc_line(prism_ge_usage_t *u, char *line, unsigned lineno,
 	*sp = '\0';
 	if (_int(line + 6, 0, UINT32_MAX, &id))
 		goto bad;
-	/* ERANGE with a finite result is an underflow: a subnormal value,
-	 * as decay leaves and %.17g writes, is valid (an overflow reads as
-	 * HUGE_VAL and fails the range check) */
-	v = strtod(sp + 1, &end);
-	if (end == sp + 1 || *end || !(v >= 0.0 && v <= _AMOUNT_MAX))
+	if (prism_sumtext_real(sp + 1, 0.0, _AMOUNT_MAX, &end, &v) || *end)
 		goto bad;
 	if (prism_idmap_get(u->index, (uint32_t) id, &at)) {
 		prism_error_set(err, "grid engine usage: line %u: association %" PRId64 " repeated",
@@ -291,7 +239,7 @@ static int _body(prism_ge_usage_t *u, char *body, size_t len,
 	int64_t v;
 	char *line;
 
-	line = _next_line(body, len, &pos);
+	line = prism_sumtext_line(body, len, &pos);
 	if (!line || strncmp(line, "prism-ge-usage ", 15) ||
 	    _int(line + 15, 0, INT32_MAX, &v)) {
 		prism_error_set(err, "grid engine usage: not a usage state");
@@ -302,88 +250,49 @@ static int _body(prism_ge_usage_t *u, char *body, size_t len,
 				v, PRISM_GE_USAGE_VERSION);
 		return -1;
 	}
-	line = _next_line(body, len, &pos);
+	line = prism_sumtext_line(body, len, &pos);
 	if (!line || strncmp(line, "last ", 5) ||
 	    _int(line + 5, INT64_MIN, INT64_MAX, &v)) {
 		prism_error_set(err, "grid engine usage: line 2: expected 'last EPOCH'");
 		return -1;
 	}
 	u->last = v;
-	while ((line = _next_line(body, len, &pos))) {
+	while ((line = prism_sumtext_line(body, len, &pos))) {
 		if (_assoc_line(u, line, ++lineno, err))
 			return -1;
 	}
 	return 0;
 }
 
-/* Exactly 'n' lower-case or upper-case hex digits into *v. */
-static int _hex32(const char *s, size_t n, uint32_t *v)
-{
-	uint32_t x = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		unsigned d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -1;
-		x = x * 16 + d;
-	}
-	*v = x;
-	return 0;
-}
-
 extern int prism_ge_usage_parse(const char *buf, size_t len,
 				prism_ge_usage_t **out, prism_error_t *err)
 {
+	prism_sumtext_rc_t open_rc;
 	prism_ge_usage_t *u;
-	size_t last;
-	uint32_t sum;
-	char *body;
+	char *body = NULL;
+	size_t body_len = 0;
 	int rc;
 
 	if (!buf || !out) {
 		prism_error_set(err, "grid engine usage: NULL argument");
 		return -1;
 	}
-	if (!len) {
-		prism_error_set(err, "grid engine usage: empty");
+	open_rc = prism_sumtext_open(buf, len, &body, &body_len);
+	/* a checksum line of another length has always read as a cut text */
+	if (open_rc == PRISM_SUMTEXT_BAD_LENGTH)
+		open_rc = PRISM_SUMTEXT_NO_CHECKSUM;
+	if (open_rc != PRISM_SUMTEXT_OK) {
+		prism_error_set(err, "grid engine usage: %s",
+				prism_sumtext_why(open_rc));
 		return -1;
 	}
-	if (buf[len - 1] != '\n') {
-		prism_error_set(err, "grid engine usage: truncated");
-		return -1;
-	}
-	last = len - 1;
-	while (last > 0 && buf[last - 1] != '\n')
-		last--;
-	/* "checksum " + exactly 8 hex digits + the final newline */
-	if (len - last != 18 || strncmp(buf + last, "checksum ", 9)) {
-		prism_error_set(err, "grid engine usage: truncated or trailing data (no checksum at the end)");
-		return -1;
-	}
-	if (_hex32(buf + last + 9, 8, &sum) ||
-	    sum != prism_state_checksum(buf, last)) {
-		prism_error_set(err, "grid engine usage: checksum mismatch");
-		return -1;
-	}
-	body = malloc(last + 1);
 	u = prism_ge_usage_create(0);
-	if (!body || !u) {
+	if (!u) {
 		free(body);
-		prism_ge_usage_free(u);
 		prism_error_set(err, "grid engine usage: out of memory");
 		return -1;
 	}
-	memcpy(body, buf, last);
-	body[last] = '\0';
-	rc = _body(u, body, last, err);
+	rc = _body(u, body, body_len, err);
 	free(body);
 	if (rc) {
 		prism_ge_usage_free(u);

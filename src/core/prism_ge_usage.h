@@ -70,6 +70,13 @@ extern void prism_ge_usage_decay(prism_ge_usage_t *u, int64_t now,
 extern int prism_ge_usage_charge(prism_ge_usage_t *u, uint32_t id,
 				 double amount, prism_error_t *err);
 
+/*
+ * The usage a job with 'cpus' CPUs adds in 'seconds' of running: its
+ * CPU-seconds (Grid Engine's usage_weight_list cpu=1). 0 for 'seconds'
+ * not above 0 or not finite.
+ */
+extern double prism_ge_usage_amount(uint32_t cpus, double seconds);
+
 /* The usage of 'id' (0 when it has none or 'u' is NULL). */
 extern double prism_ge_usage_get(const prism_ge_usage_t *u, uint32_t id);
 

@@ -16,17 +16,17 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_buf.h"
 #include "prism_idmap.h"
 #include "prism_moab.h"
-#include "prism_state.h"
+#include "prism_sumtext.h"
 
 #define _DEPTH_MAX 32
 #define _TARGET_KNEE 0.01	/* 1 - x where f(x) turns linear */
@@ -518,32 +518,6 @@ extern void prism_moab_users_fill(const prism_moab_users_t *u, uint32_t uid,
 
 /* ---- explain ---------------------------------------------------------- */
 
-typedef struct {
-	char *buf;
-	size_t size, len;
-	bool overflow;
-} _out_t;
-
-static void _put(_out_t *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void _put(_out_t *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t) n >= o->size - o->len) {
-		o->overflow = true;
-		return;
-	}
-	o->len += n;
-}
-
 static bool _in_comp(int sub, int comp)
 {
 	return (int) prism_moab_sub_comp((prism_moab_sub_t) sub) == comp;
@@ -553,17 +527,18 @@ extern int prism_moab_explain(const prism_moab_policy_t *pol,
 			      const prism_moab_result_t *res, char *buf,
 			      size_t size, prism_error_t *err)
 {
-	_out_t o = { .buf = buf, .size = size };
 	const prism_moab_params_t *p;
+	prism_buf_t o;
 
 	if (!pol || !res || !buf || !size) {
 		prism_error_set(err, "prism_moab_explain: bad parameter");
 		return -1;
 	}
 	p = prism_moab_policy_params(pol);
-	buf[0] = '\0';
-	_put(&o, "priority %" PRId64 " (slurm %" PRIu32 ")%s\n", res->prio,
-	     res->slurm, res->reject ? " reject: negative priority" : "");
+	prism_buf_init(&o, buf, size);
+	prism_buf_put(&o, "priority %" PRId64 " (slurm %" PRIu32 ")%s\n",
+		      res->prio, res->slurm,
+		      res->reject ? " reject: negative priority" : "");
 	for (int c = 0; c < PRISM_MC_CNT; c++) {
 		bool any = false;
 
@@ -571,23 +546,20 @@ extern int prism_moab_explain(const prism_moab_policy_t *pol,
 			any |= _in_comp(s, c) && res->weight[s] != 0.0;
 		if (!any)
 			continue;
-		_put(&o, "  %s: %" PRId64 " * %.6g = %.6g\n",
-		     prism_moab_comp_name((prism_moab_comp_t) c),
-		     p->comp_weight[c], res->comp_sum[c], res->comp[c]);
+		prism_buf_put(&o, "  %s: %" PRId64 " * %.6g = %.6g\n",
+			      prism_moab_comp_name((prism_moab_comp_t) c),
+			      p->comp_weight[c], res->comp_sum[c],
+			      res->comp[c]);
 		for (int s = 0; s < PRISM_MS_CNT; s++) {
 			if (!_in_comp(s, c) || res->weight[s] == 0.0)
 				continue;
-			_put(&o, "    %s: %.6g * %.6g = %.6g\n",
-			     prism_moab_sub_name((prism_moab_sub_t) s),
-			     res->weight[s], res->value[s], res->term[s]);
+			prism_buf_put(&o, "    %s: %.6g * %.6g = %.6g\n",
+				      prism_moab_sub_name((prism_moab_sub_t) s),
+				      res->weight[s], res->value[s],
+				      res->term[s]);
 		}
 	}
-	if (o.overflow) {
-		prism_error_set(err, "explain buffer of %zu bytes is too small",
-				size);
-		return -1;
-	}
-	return (int) o.len;
+	return prism_buf_end(&o, "explain", err);
 }
 
 /* ---- usage windows ---------------------------------------------------- */
@@ -763,12 +735,9 @@ extern int64_t prism_moab_usage_start(const prism_moab_usage_t *u)
 	return u ? u->start : 0;
 }
 
-/* Longest "%.17g" of a double, with its separator. */
-#define _NUM_MAX 26
-
 extern size_t prism_moab_usage_format_size(const prism_moab_usage_t *u)
 {
-	size_t size = 160 + 8 + (size_t) u->depth * _NUM_MAX;
+	size_t size = 160 + 8 + (size_t) u->depth * PRISM_SUMTEXT_REAL_MAX;
 
 	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
 		for (uint32_t j = 0; j < u->n[k]; j++) {
@@ -776,97 +745,72 @@ extern size_t prism_moab_usage_format_size(const prism_moab_usage_t *u)
 				u->pol, (prism_moab_cred_kind_t) k, j);
 
 			size += 16 + strlen(c->name) +
-				(size_t) u->depth * _NUM_MAX;
+				(size_t) u->depth * PRISM_SUMTEXT_REAL_MAX;
 		}
 	}
 	return size;
 }
 
-static void _put_row(_out_t *o, const double *row, uint32_t depth)
+static void _put_row(prism_buf_t *o, const double *row, uint32_t depth)
 {
 	for (uint32_t i = 0; i < depth; i++)
-		_put(o, " %.17g", row[i]);
-	_put(o, "\n");
+		prism_sumtext_put_real(o, row[i]);
+	prism_buf_put(o, "\n");
 }
 
 extern int prism_moab_usage_format(const prism_moab_usage_t *u, char *buf,
 				   size_t size, prism_error_t *err)
 {
-	_out_t o = { .buf = buf, .size = size };
+	prism_buf_t o;
 
 	if (!u || !buf || !size) {
 		prism_error_set(err, "fair-share usage: bad parameter");
 		return -1;
 	}
-	_put(&o, "prism-moab-usage %d\ninterval %" PRId64 "\ndepth %" PRIu32
-	     "\nstart %" PRId64 "\ntotal", PRISM_MOAB_USAGE_VERSION,
-	     u->interval, u->depth, u->start);
+	prism_buf_init(&o, buf, size);
+	prism_buf_put(&o,
+		      "prism-moab-usage %d\ninterval %" PRId64
+		      "\ndepth %" PRIu32 "\nstart %" PRId64 "\ntotal",
+		      PRISM_MOAB_USAGE_VERSION, u->interval, u->depth,
+		      u->start);
 	_put_row(&o, u->total, u->depth);
 	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		prism_moab_cred_kind_t kind = (prism_moab_cred_kind_t) k;
+
 		for (uint32_t j = 0; j < u->n[k]; j++) {
 			const double *row = u->win[k] + (size_t) j * u->depth;
+			const char *name;
 			bool any = false;
 
 			for (uint32_t i = 0; i < u->depth; i++)
 				any |= row[i] != 0.0;
 			if (!any)
 				continue;
-			_put(&o, "%s %s", prism_moab_cred_kind_name(
-				     (prism_moab_cred_kind_t) k),
-			     prism_moab_cred_get(u->pol,
-						 (prism_moab_cred_kind_t) k,
-						 j)->name);
+			name = prism_moab_cred_get(u->pol, kind, j)->name;
+			prism_buf_put(&o, "%s %s",
+				      prism_moab_cred_kind_name(kind), name);
 			_put_row(&o, row, u->depth);
 		}
 	}
-	if (!o.overflow)
-		_put(&o, "checksum %08" PRIx32 "\n",
-		     prism_state_checksum(buf, o.len));
-	if (o.overflow) {
-		prism_error_set(err, "usage buffer of %zu bytes is too small",
-				size);
-		return -1;
-	}
-	return (int) o.len;
+	prism_sumtext_put_checksum(&o);
+	return prism_buf_end(&o, "usage", err);
 }
 
 /* ---- usage parse ------------------------------------------------------ */
-
-/* The next line of 'body' at *pos, NUL-terminated in place; NULL at end. */
-static char *_next_line(char *body, size_t len, size_t *pos)
-{
-	char *line = body + *pos, *nl;
-
-	if (*pos >= len)
-		return NULL;
-	nl = memchr(line, '\n', len - *pos);
-	if (!nl) {
-		*pos = len;
-		return line;
-	}
-	*nl = '\0';
-	*pos = nl + 1 - body;
-	return line;
-}
 
 static int _field(char *line, const char *name, int64_t min, int64_t max,
 		  int64_t *out, prism_error_t *err)
 {
 	size_t n = strlen(name);
-	char *end;
-	long long v;
 
 	if (!line || strncmp(line, name, n) || line[n] != ' ') {
 		prism_error_set(err, "usage state: expected '%s'", name);
 		return -1;
 	}
-	errno = 0;
-	v = strtoll(line + n + 1, &end, 10);
-	if (errno || end == line + n + 1 || *end || v < min || v > max) {
+	if (prism_sumtext_int(line + n + 1, min, max, out)) {
 		prism_error_set(err, "usage state: bad value for '%s'", name);
 		return -1;
 	}
-	*out = v;
 	return 0;
 }
 
@@ -878,11 +822,7 @@ static int _row(char *cur, uint32_t depth, double *row, uint32_t keep,
 		char *end;
 		double v;
 
-		/* ERANGE with a finite result is an underflow: a subnormal
-		 * value, as repeated decay leaves and %.17g writes, is
-		 * valid; an overflow reads as HUGE_VAL and fails isfinite */
-		v = strtod(cur, &end);
-		if (end == cur || !isfinite(v) || v < 0.0 ||
+		if (prism_sumtext_real(cur, 0.0, DBL_MAX, &end, &v) ||
 		    (*end != ' ' && *end != '\0'))
 			goto bad;
 		if (i < keep && row)
@@ -941,7 +881,7 @@ static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
 	size_t pos = 0;
 	char *line;
 
-	if (_field(_next_line(body, len, &pos), "prism-moab-usage", 0,
+	if (_field(prism_sumtext_line(body, len, &pos), "prism-moab-usage", 0,
 		   INT32_MAX, &version, err))
 		return -1;
 	if (version != PRISM_MOAB_USAGE_VERSION) {
@@ -950,15 +890,15 @@ static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
 				PRISM_MOAB_USAGE_VERSION);
 		return -1;
 	}
-	if (_field(_next_line(body, len, &pos), "interval", 1, INT64_MAX,
-		   &interval, err) ||
-	    _field(_next_line(body, len, &pos), "depth", 1, _DEPTH_MAX,
+	if (_field(prism_sumtext_line(body, len, &pos), "interval", 1,
+		   INT64_MAX, &interval, err) ||
+	    _field(prism_sumtext_line(body, len, &pos), "depth", 1, _DEPTH_MAX,
 		   &depth, err) ||
-	    _field(_next_line(body, len, &pos), "start", 0, INT64_MAX / 2,
-		   &start, err))
+	    _field(prism_sumtext_line(body, len, &pos), "start", 0,
+		   INT64_MAX / 2, &start, err))
 		return -1;
 	u->start = start;
-	line = _next_line(body, len, &pos);
+	line = prism_sumtext_line(body, len, &pos);
 	if (!line || strncmp(line, "total ", 6)) {
 		prism_error_set(err, "usage state: expected 'total'");
 		return -1;
@@ -967,33 +907,10 @@ static int _usage_body(prism_moab_usage_t *u, char *body, size_t len,
 		 (uint32_t) depth < u->depth ? (uint32_t) depth : u->depth,
 		 err))
 		return -1;
-	while ((line = _next_line(body, len, &pos))) {
+	while ((line = prism_sumtext_line(body, len, &pos))) {
 		if (_usage_line(u, line, (uint32_t) depth, err))
 			return -1;
 	}
-	return 0;
-}
-
-/* Read 'n' hex digits at 's' (no sign, no prefix). Returns 0 or -1. */
-static int _hex32(const char *s, size_t n, uint32_t *out)
-{
-	uint32_t v = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -1;
-		v = (v << 4) | (uint32_t) d;
-	}
-	*out = v;
 	return 0;
 }
 
@@ -1001,10 +918,10 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 				  const prism_moab_policy_t *pol,
 				  prism_moab_usage_t **out, prism_error_t *err)
 {
-	size_t last, body_len;
+	prism_sumtext_rc_t open_rc;
 	prism_moab_usage_t *u;
-	char *body;
-	uint32_t sum;
+	char *body = NULL;
+	size_t body_len = 0;
 	int rc;
 
 	if (!buf || !pol || !out) {
@@ -1019,32 +936,15 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 		prism_error_set(err, "usage state: not a usage state");
 		return -1;
 	}
-	if (buf[len - 1] != '\n') {
-		prism_error_set(err, "usage state: truncated");
+	open_rc = prism_sumtext_open(buf, len, &body, &body_len);
+	/* a checksum line of another length has always read as a mismatch */
+	if (open_rc == PRISM_SUMTEXT_BAD_LENGTH)
+		open_rc = PRISM_SUMTEXT_MISMATCH;
+	if (open_rc != PRISM_SUMTEXT_OK) {
+		prism_error_set(err, "usage state: %s",
+				prism_sumtext_why(open_rc));
 		return -1;
 	}
-	last = len - 1;
-	while (last > 0 && buf[last - 1] != '\n')
-		last--;
-	if (len - last < 10 || strncmp(buf + last, "checksum ", 9)) {
-		prism_error_set(err, "usage state: truncated or trailing data"
-				" (no checksum at the end)");
-		return -1;
-	}
-	/* exactly 8 hex digits, then the final newline */
-	if (len - last != 18 || _hex32(buf + last + 9, 8, &sum) ||
-	    sum != prism_state_checksum(buf, last)) {
-		prism_error_set(err, "usage state: checksum mismatch");
-		return -1;
-	}
-	body_len = last;
-	body = malloc(body_len + 1);
-	if (!body) {
-		prism_error_set(err, "usage state: out of memory");
-		return -1;
-	}
-	memcpy(body, buf, body_len);
-	body[body_len] = '\0';
 	u = prism_moab_usage_create(pol, 0, err);
 	rc = u ? _usage_body(u, body, body_len, err) : -1;
 	free(body);

@@ -13,24 +13,22 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "prism_lines.h"
 #include "prism_moab_conf.h"
+#include "prism_names.h"
 
-#define _EMPTY UINT32_MAX
 #define _WEIGHT_MAX 2147483647LL	/* |*WEIGHT|, |*CAP|, |PRIORITY| */
 #define _FSDEPTH_MAX 32
 
-typedef struct {
-	prism_moab_cred_t *v;
-	uint32_t n, cap;
-	uint32_t *slot;		/* indices into v, _EMPTY when free */
-	uint32_t nslot;		/* 0 or a power of two, >= 2 * n */
-} _tab_t;
+_Static_assert(PRISM_MOAB_LINE_MAX == PRISM_LINES_MAX,
+	       "a Moab file's lines are read by prism_lines_read()");
+_Static_assert(PRISM_MOAB_NONE == PRISM_NAMES_NONE,
+	       "credential handles are prism_names_t indices");
 
 typedef struct {
 	char *name[PRISM_MOAB_BITS_MAX];
@@ -40,17 +38,14 @@ typedef struct {
 
 struct prism_moab_policy {
 	prism_moab_params_t p;
-	_tab_t tab[PRISM_MOAB_CRED_CNT];
+	prism_names_t tab[PRISM_MOAB_CRED_CNT]; /* of prism_moab_cred_t */
 	_bits_t attr, gres;
-	char **notice;
-	size_t notice_cnt, notice_cap;
+	prism_lines_notices_t notices;
 };
 
 /* What a parse is doing now: for messages. */
 typedef struct {
-	const char *file;
-	unsigned line;
-	prism_error_t *err;
+	prism_lines_t at;
 	prism_moab_policy_t *pol;
 	unsigned kept;		/* priority parameters and attributes set */
 } _ctx_t;
@@ -152,101 +147,6 @@ static const char *_cfg_ignored[] = {
 	"MAX.PROC", "MAX.NODE", "MIN.NODE", "ROLE", "TRIGGER",
 };
 
-/* ---- small helpers ---------------------------------------------------- */
-
-static int _fail(_ctx_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int _fail(_ctx_t *c, const char *fmt, ...)
-{
-	char what[160];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	prism_error_set(c->err, "%s:%u: %s", c->file, c->line, what);
-	return -1;
-}
-
-static int _oom(_ctx_t *c)
-{
-	prism_error_set(c->err, "%s: out of memory", c->file);
-	return -1;
-}
-
-static char *_dup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
-static uint32_t _hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char) *s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static int _notice(_ctx_t *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int _notice(_ctx_t *c, const char *fmt, ...)
-{
-	prism_moab_policy_t *pol = c->pol;
-	char what[200], text[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(text, sizeof(text), "%s:%u: %s", c->file, c->line, what);
-	if (pol->notice_cnt == pol->notice_cap) {
-		size_t cap = pol->notice_cap ? pol->notice_cap * 2 : 8;
-		char **n = realloc(pol->notice, cap * sizeof(*n));
-
-		if (!n)
-			return _oom(c);
-		pol->notice = n;
-		pol->notice_cap = cap;
-	}
-	pol->notice[pol->notice_cnt] = _dup(text);
-	if (!pol->notice[pol->notice_cnt])
-		return _oom(c);
-	pol->notice_cnt++;
-	return 0;
-}
-
-/* Next whitespace-separated token of *cur, NUL-terminated; NULL at end. */
-static char *_tok(char **cur)
-{
-	char *s = *cur, *t;
-
-	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' ||
-	       *s == '\f')
-		s++;
-	if (!*s) {
-		*cur = s;
-		return NULL;
-	}
-	t = s;
-	while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\v' &&
-	       *s != '\f')
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*cur = s;
-	return t;
-}
-
 /* ---- values ----------------------------------------------------------- */
 
 static int _int(_ctx_t *c, const char *what, const char *s, int64_t min,
@@ -263,13 +163,16 @@ static int _int(_ctx_t *c, const char *what, const char *s, int64_t min,
 		errno = 0;
 		d = strtod(s, &end);
 		if (end != s && !*end && !errno && isfinite(d))
-			return _fail(c, "%s: '%.40s' is not an integer", what,
-				     s);
-		return _fail(c, "%s: '%.40s' is not a number", what, s);
+			return prism_lines_fail(&c->at,
+						"%s: '%.40s' is not an integer",
+						what, s);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+					what, s);
 	}
 	if (errno == ERANGE || v < min || v > max)
-		return _fail(c, "%s: '%.40s' is out of range (%lld..%lld)",
-			     what, s, (long long) min, (long long) max);
+		return prism_lines_fail(
+			&c->at, "%s: '%.40s' is out of range (%lld..%lld)",
+			what, s, (long long) min, (long long) max);
 	*out = v;
 	return 0;
 }
@@ -283,10 +186,12 @@ static int _real(_ctx_t *c, const char *what, const char *s, double min,
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end || !isfinite(v))
-		return _fail(c, "%s: '%.40s' is not a number", what, s);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+					what, s);
 	if (errno == ERANGE || v < min || v > max)
-		return _fail(c, "%s: '%.40s' is out of range (%g..%g)", what,
-			     s, min, max);
+		return prism_lines_fail(&c->at,
+					"%s: '%.40s' is out of range (%g..%g)",
+					what, s, min, max);
 	*out = v;
 	return 0;
 }
@@ -322,8 +227,9 @@ static int _time(_ctx_t *c, const char *what, const char *s, int64_t *out)
 	*out = total;
 	return 0;
 bad:
-	return _fail(c, "%s: '%.40s' is not a time ([[[DD:]HH:]MM:]SS)",
-		     what, s);
+	return prism_lines_fail(&c->at,
+				"%s: '%.40s' is not a time ([[[DD:]HH:]MM:]SS)",
+				what, s);
 }
 
 static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
@@ -341,172 +247,23 @@ static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
 			return 0;
 		}
 	}
-	return _fail(c, "%s: '%.40s' is not TRUE or FALSE", what, s);
+	return prism_lines_fail(&c->at, "%s: '%.40s' is not TRUE or FALSE",
+				what, s);
 }
 
-/* ---- line checks ------------------------------------------------------ */
+/* ---- credentials ------------------------------------------------------ */
 
-/* Returns 0 if 'line' of 'len' bytes is UTF-8 without NUL, else -1. */
-static int _check_utf8(_ctx_t *c, const unsigned char *s, size_t len)
+/* The credential 'name' of 'kind', added if new; NULL when out of memory. */
+static prism_moab_cred_t *_cred_add(prism_moab_policy_t *pol,
+				    prism_moab_cred_kind_t kind,
+				    const char *name)
 {
-	size_t i = 0;
+	uint32_t idx;
+	prism_moab_cred_t *e = prism_names_add(&pol->tab[kind], name, &idx);
 
-	while (i < len) {
-		unsigned char b = s[i];
-		size_t n;
-		uint32_t cp, min;
-
-		if (!b)
-			return _fail(c, "NUL byte at column %zu", i + 1);
-		if (b < 0x80) {
-			i++;
-			continue;
-		}
-		if ((b & 0xe0) == 0xc0) {
-			n = 1, cp = b & 0x1f, min = 0x80;
-		} else if ((b & 0xf0) == 0xe0) {
-			n = 2, cp = b & 0x0f, min = 0x800;
-		} else if ((b & 0xf8) == 0xf0) {
-			n = 3, cp = b & 0x07, min = 0x10000;
-		} else {
-			goto bad;
-		}
-		for (size_t k = 1; k <= n; k++) {
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				goto bad;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			goto bad;
-		i += n + 1;
-	}
-	return 0;
-bad:
-	return _fail(c, "invalid UTF-8 (byte 0x%02x at column %zu)", s[i],
-		     i + 1);
-}
-
-static bool _is_name(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
-		return false;
-	for (; *s; s++) {
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' ||
-		      *s == '-'))
-			return false;
-	}
-	return true;
-}
-
-/*
- * Split "NAME[id]" in place: *id is NULL without brackets. 'label' names
- * the token in messages.
- */
-static int _brackets(_ctx_t *c, char *tok, char **id)
-{
-	char *open = strchr(tok, '['), *close = strchr(tok, ']');
-	size_t n = strlen(tok);
-
-	*id = NULL;
-	if (!open && !close)
-		return 0;
-	if (!open)
-		return _fail(c, "'%.60s': ']' without '['", tok);
-	if (!close)
-		return _fail(c, "'%.60s': missing ']'", tok);
-	if (close != tok + n - 1)
-		return _fail(c, "'%.60s': text after ']'", tok);
-	if (strchr(open + 1, '[') || close < open)
-		return _fail(c, "'%.60s': bad brackets", tok);
-	if (close == open + 1)
-		return _fail(c, "'%.60s': empty name in brackets", tok);
-	if (open == tok)
-		return _fail(c, "'%.60s': missing name before '['", tok);
-	*open = '\0';
-	*close = '\0';
-	*id = open + 1;
-	return 0;
-}
-
-/* ---- credential tables ------------------------------------------------ */
-
-static int _tab_rehash(_tab_t *t, uint32_t nslot)
-{
-	uint32_t *slot = malloc(nslot * sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (uint32_t i = 0; i < nslot; i++)
-		slot[i] = _EMPTY;
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint32_t h = _hash(t->v[i].name) & (nslot - 1);
-
-		while (slot[h] != _EMPTY)
-			h = (h + 1) & (nslot - 1);
-		slot[h] = i;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = nslot;
-	return 0;
-}
-
-static uint32_t _tab_find(const _tab_t *t, const char *name)
-{
-	uint32_t h;
-
-	if (!t->nslot)
-		return PRISM_MOAB_NONE;
-	h = _hash(name) & (t->nslot - 1);
-	while (t->slot[h] != _EMPTY) {
-		if (!strcmp(t->v[t->slot[h]].name, name))
-			return t->slot[h];
-		h = (h + 1) & (t->nslot - 1);
-	}
-	return PRISM_MOAB_NONE;
-}
-
-/* The entry for 'name', added if new; NULL when out of memory. */
-static prism_moab_cred_t *_tab_get(_tab_t *t, const char *name)
-{
-	uint32_t i = _tab_find(t, name), h;
-	prism_moab_cred_t *e;
-
-	if (i != PRISM_MOAB_NONE)
-		return &t->v[i];
-	if (t->n == PRISM_MOAB_NONE - 1)
-		return NULL;
-	if ((uint64_t) (t->n + 1) * 2 > t->nslot &&
-	    _tab_rehash(t, t->nslot ? t->nslot * 2 : 16))
-		return NULL;
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 16;
-		prism_moab_cred_t *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	e = &t->v[t->n];
-	memset(e, 0, sizeof(*e));
-	e->name = _dup(name);
-	if (!e->name)
-		return NULL;
-	h = _hash(name) & (t->nslot - 1);
-	while (t->slot[h] != _EMPTY)
-		h = (h + 1) & (t->nslot - 1);
-	t->slot[h] = t->n++;
+	if (e && !e->name)
+		e->name = prism_names_name(&pol->tab[kind], idx);
 	return e;
-}
-
-static void _tab_free(_tab_t *t)
-{
-	for (uint32_t i = 0; i < t->n; i++)
-		free((char *) t->v[i].name);
-	free(t->v);
-	free(t->slot);
 }
 
 /* ---- parameters ------------------------------------------------------- */
@@ -606,8 +363,9 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 		if (_time(c, name, val, &v))
 			return -1;
 		if (v <= 0)
-			return _fail(c, "%s: '%.40s' must be longer than 0",
-				     name, val);
+			return prism_lines_fail(
+				&c->at, "%s: '%.40s' must be longer than 0",
+				name, val);
 		p->fs_interval = v;
 		return 0;
 	case _P_FSDEPTH:
@@ -619,8 +377,9 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 		if (_real(c, name, val, 0.0, 1.0, &p->fs_decay))
 			return -1;
 		if (p->fs_decay <= 0.0)
-			return _fail(c, "%s: '%.40s' must be above 0", name,
-				     val);
+			return prism_lines_fail(&c->at,
+						"%s: '%.40s' must be above 0",
+						name, val);
 		return 0;
 	case _P_FSPOLICY:
 		for (size_t i = 0; i < sizeof(_fspolicy_names) /
@@ -630,7 +389,8 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 				return 0;
 			}
 		}
-		return _fail(c, "%s: unknown policy '%.40s'", name, val);
+		return prism_lines_fail(&c->at, "%s: unknown policy '%.40s'",
+					name, val);
 	case _P_MAX_PRIO_VAL:
 		return _int(c, name, val, 1, PRISM_MOAB_MAX_PRIO_LIMIT,
 			    &p->max_prio);
@@ -643,7 +403,7 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 	case _P_NONE:
 		break;
 	}
-	return _fail(c, "%s: internal error", name);
+	return prism_lines_fail(&c->at, "%s: internal error", name);
 }
 
 /* ---- credential lines ------------------------------------------------- */
@@ -656,7 +416,8 @@ static int _fstarget(_ctx_t *c, const char *what, const char *val,
 	prism_moab_fstarget_t type = PRISM_MOAB_FST_TARGET;
 
 	if (n >= sizeof(num))
-		return _fail(c, "%s: '%.40s' is not a number", what, val);
+		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+					what, val);
 	memcpy(num, val, n + 1);
 	if (n > 1 && num[n - 1] == '+')
 		type = PRISM_MOAB_FST_FLOOR;
@@ -694,7 +455,8 @@ static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
 	if (!strcasecmp(key, "QTWEIGHT") || !strcasecmp(key, "XFWEIGHT") ||
 	    !strcasecmp(key, "QTTARGET") || !strcasecmp(key, "XFTARGET")) {
 		if (!qos)
-			return _fail(c, "%s: only valid in QOSCFG", what);
+			return prism_lines_fail(
+				&c->at, "%s: only valid in QOSCFG", what);
 		if (!strcasecmp(key, "QTWEIGHT"))
 			return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
 				    &e->qt_weight);
@@ -708,10 +470,12 @@ static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
 	for (size_t i = 0; i < sizeof(_cfg_ignored) / sizeof(_cfg_ignored[0]);
 	     i++) {
 		if (!strcasecmp(key, _cfg_ignored[i]))
-			return _notice(c, "%s: not a priority attribute, "
-				       "ignored", what);
+			return prism_lines_notice(
+				&c->at, "%s: not a priority attribute, ignored",
+				what);
 	}
-	return _fail(c, "%s: unknown attribute '%.40s'", label, key);
+	return prism_lines_fail(&c->at, "%s: unknown attribute '%.40s'", label,
+				key);
 }
 
 static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
@@ -724,27 +488,29 @@ static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
 	size_t notices;
 
 	snprintf(label, sizeof(label), "%s[%.60s]", _cfg_names[kind], id);
-	e = _tab_get(&c->pol->tab[kind], id);
+	e = _cred_add(c->pol, kind, id);
 	if (!e)
-		return _oom(c);
-	while ((tok = _tok(cur))) {
+		return prism_lines_oom(&c->at);
+	while ((tok = prism_lines_tok(cur))) {
 		char *eq = strchr(tok, '=');
 
 		any = true;
 		if (!eq || eq == tok)
-			return _fail(c, "%s: '%.40s' is not KEY=VALUE", label,
-				     tok);
+			return prism_lines_fail(&c->at,
+						"%s: '%.40s' is not KEY=VALUE",
+						label, tok);
 		*eq = '\0';
 		if (!eq[1])
-			return _fail(c, "%s %s: missing value", label, tok);
-		notices = c->pol->notice_cnt;
+			return prism_lines_fail(&c->at, "%s %s: missing value",
+						label, tok);
+		notices = c->pol->notices.n;
 		if (_cfg_attr(c, kind, label, e, tok, eq + 1))
 			return -1;
-		if (c->pol->notice_cnt == notices)
+		if (c->pol->notices.n == notices)
 			c->kept++;
 	}
 	if (!any)
-		return _fail(c, "%s: missing value", label);
+		return prism_lines_fail(&c->at, "%s: missing value", label);
 	return 0;
 }
 
@@ -760,11 +526,12 @@ static int _bits_set(_ctx_t *c, _bits_t *b, const char *kind,
 		}
 	}
 	if (b->n == PRISM_MOAB_BITS_MAX)
-		return _fail(c, "JOBPRIOF: more than %d %s names",
-			     PRISM_MOAB_BITS_MAX, kind);
-	b->name[b->n] = _dup(name);
+		return prism_lines_fail(&c->at,
+					"JOBPRIOF: more than %d %s names",
+					PRISM_MOAB_BITS_MAX, kind);
+	b->name[b->n] = prism_names_dup(name);
 	if (!b->name[b->n])
-		return _oom(c);
+		return prism_lines_oom(&c->at);
 	b->prio[b->n++] = prio;
 	return 0;
 }
@@ -776,16 +543,18 @@ static int _jobprio_entry(_ctx_t *c, char *tok)
 	int64_t prio;
 
 	if (!eq || eq == tok)
-		return _fail(c, "JOBPRIOF: '%.40s' is not KIND[name]=VALUE",
-			     tok);
+		return prism_lines_fail(
+			&c->at, "JOBPRIOF: '%.40s' is not KIND[name]=VALUE",
+			tok);
 	*eq = '\0';
-	if (_brackets(c, tok, &id))
+	if (prism_lines_brackets(&c->at, tok, &id))
 		return -1;
 	if (!id)
-		return _fail(c, "JOBPRIOF: '%.40s' is missing '[name]'", tok);
+		return prism_lines_fail(
+			&c->at, "JOBPRIOF: '%.40s' is missing '[name]'", tok);
 	snprintf(what, sizeof(what), "JOBPRIOF %.20s[%.60s]", tok, id);
 	if (!eq[1])
-		return _fail(c, "%s: missing value", what);
+		return prism_lines_fail(&c->at, "%s: missing value", what);
 	if (_int(c, what, eq + 1, -_WEIGHT_MAX, _WEIGHT_MAX, &prio))
 		return -1;
 	if (!strcasecmp(tok, "STATE")) {
@@ -795,13 +564,13 @@ static int _jobprio_entry(_ctx_t *c, char *tok)
 				return 0;
 			}
 		}
-		return _fail(c, "%s: unknown job state", what);
+		return prism_lines_fail(&c->at, "%s: unknown job state", what);
 	}
 	if (!strcasecmp(tok, "ATTR"))
 		return _bits_set(c, &c->pol->attr, "ATTR", id, prio);
 	if (!strcasecmp(tok, "GRES"))
 		return _bits_set(c, &c->pol->gres, "GRES", id, prio);
-	return _fail(c, "JOBPRIOF: unknown kind '%.40s'", tok);
+	return prism_lines_fail(&c->at, "JOBPRIOF: unknown kind '%.40s'", tok);
 }
 
 static int _jobprio_line(_ctx_t *c, char **cur)
@@ -809,13 +578,13 @@ static int _jobprio_line(_ctx_t *c, char **cur)
 	char *tok;
 	bool any = false;
 
-	while ((tok = _tok(cur))) {
+	while ((tok = prism_lines_tok(cur))) {
 		any = true;
 		if (_jobprio_entry(c, tok))
 			return -1;
 	}
 	if (!any)
-		return _fail(c, "JOBPRIOF: missing value");
+		return prism_lines_fail(&c->at, "JOBPRIOF: missing value");
 	return 0;
 }
 
@@ -842,54 +611,58 @@ static int _kept(_ctx_t *c, int rc)
 	return rc;
 }
 
-static int _line(_ctx_t *c, char *line)
+static int _line(void *arg, char *line)
 {
-	char *cur = line, *hash = strchr(line, '#');
-	char *name, *id, *val;
+	_ctx_t *c = arg;
+	char *cur, *name, *id, *val;
 	_param_t kind;
 	int idx = 0;
 
-	if (hash)
-		*hash = '\0';
-	name = _tok(&cur);
+	if (prism_lines_head(&c->at, line, "", "_.-", &name, &id, &cur))
+		return -1;
 	if (!name)
 		return 0;
-	if (_brackets(c, name, &id))
-		return -1;
-	if (!_is_name(name))
-		return _fail(c, "'%.40s' is not a parameter name", name);
 	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
 		if (strcasecmp(name, _cfg_names[k]))
 			continue;
 		if (!id)
-			return _fail(c, "%s: missing '[name]'", _cfg_names[k]);
+			return prism_lines_fail(&c->at, "%s: missing '[name]'",
+						_cfg_names[k]);
 		return _cfg_line(c, (prism_moab_cred_kind_t) k, id, &cur);
 	}
 	kind = _param_find(name, &idx);
 	if (kind != _P_NONE && id)
-		return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+		return prism_lines_fail(&c->at, "%s: unexpected '[%.40s]'",
+					name, id);
 	if (!strcasecmp(name, "JOBPRIOF")) {
 		if (id)
-			return _fail(c, "%s: unexpected '[%.40s]'", name, id);
+			return prism_lines_fail(
+				&c->at, "%s: unexpected '[%.40s]'", name, id);
 		return _kept(c, _jobprio_line(c, &cur));
 	}
-	val = _tok(&cur);
+	val = prism_lines_tok(&cur);
 	if (kind == _P_NONE && !id && _misspelt(name))
-		return _fail(c, "%s: unknown priority weight or cap (a misspelling?)",
-			     name);
+		return prism_lines_fail(
+			&c->at,
+			"%s: unknown priority weight or cap (a misspelling?)",
+			name);
 	if (kind == _P_NONE) {
 		if (!val && !id)
-			return _fail(c, "%s: missing value", name);
+			return prism_lines_fail(&c->at, "%s: missing value",
+						name);
 		if (id)
-			return _notice(c, "%s[%.60s]: not a priority "
-				       "parameter, ignored", name, id);
-		return _notice(c, "%s: not a priority parameter, ignored",
-			       name);
+			return prism_lines_notice(
+				&c->at,
+				"%s[%.60s]: not a priority parameter, ignored",
+				name, id);
+		return prism_lines_notice(
+			&c->at, "%s: not a priority parameter, ignored", name);
 	}
 	if (!val)
-		return _fail(c, "%s: missing value", name);
-	if (_tok(&cur))
-		return _fail(c, "%s: more than one value", name);
+		return prism_lines_fail(&c->at, "%s: missing value", name);
+	if (prism_lines_tok(&cur))
+		return prism_lines_fail(&c->at, "%s: more than one value",
+					name);
 	return _kept(c, _set_param(c, kind, idx, name, val));
 }
 
@@ -912,8 +685,11 @@ extern prism_moab_policy_t *prism_moab_policy_default(void)
 {
 	prism_moab_policy_t *pol = calloc(1, sizeof(*pol));
 
-	if (pol)
-		_defaults(&pol->p);
+	if (!pol)
+		return NULL;
+	_defaults(&pol->p);
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
+		prism_names_init(&pol->tab[k], sizeof(prism_moab_cred_t));
 	return pol;
 }
 
@@ -922,14 +698,12 @@ extern void prism_moab_policy_free(prism_moab_policy_t *pol)
 	if (!pol)
 		return;
 	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
-		_tab_free(&pol->tab[k]);
+		prism_names_free(&pol->tab[k]);
 	for (int i = 0; i < pol->attr.n; i++)
 		free(pol->attr.name[i]);
 	for (int i = 0; i < pol->gres.n; i++)
 		free(pol->gres.name[i]);
-	for (size_t i = 0; i < pol->notice_cnt; i++)
-		free(pol->notice[i]);
-	free(pol->notice);
+	prism_lines_notices_free(&pol->notices);
 	free(pol);
 }
 
@@ -937,67 +711,54 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 				 const char *file, prism_moab_policy_t **out,
 				 prism_error_t *err)
 {
-	_ctx_t c = { .file = file ? file : "(moab config)", .err = err };
-	char line[PRISM_MOAB_LINE_MAX + 1];
-	size_t pos = 0;
+	_ctx_t c = { .at = { .file = file ? file : "(moab config)",
+			     .err = err } };
 
 	if ((!text && len) || !out) {
-		prism_error_set(err, "%s: bad parameter", c.file);
+		prism_error_set(err, "%s: bad parameter", c.at.file);
 		return -1;
 	}
 	c.pol = prism_moab_policy_default();
 	if (!c.pol)
-		return _oom(&c);
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-
-		c.line++;
-		if (n > PRISM_MOAB_LINE_MAX) {
-			_fail(&c, "line is longer than %d bytes",
-			      PRISM_MOAB_LINE_MAX);
-			goto fail;
-		}
-		memcpy(line, text + pos, n);
-		line[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		if (_check_utf8(&c, (const unsigned char *) line, n) ||
-		    _line(&c, line))
-			goto fail;
+		return prism_lines_oom(&c.at);
+	c.at.notices = &c.pol->notices;
+	if (prism_lines_read(&c.at, text, len, _line, &c)) {
+		prism_moab_policy_free(c.pol);
+		return -1;
 	}
 	*out = c.pol;
 	return 0;
-fail:
-	prism_moab_policy_free(c.pol);
-	return -1;
 }
 
 extern int prism_moab_conf_line(const char *line, const char *file,
 				unsigned lineno, prism_moab_line_t *out,
 				prism_error_t *err)
 {
-	_ctx_t c = { .file = file ? file : "(moab config)", .line = lineno,
-		     .err = err };
+	_ctx_t c = { .at = { .file = file ? file : "(moab config)",
+			     .line = lineno,
+			     .err = err } };
 	char buf[PRISM_MOAB_LINE_MAX + 1];
 	size_t n;
 	int rc = -1;
 
 	if (!line || !out) {
-		prism_error_set(err, "%s: bad parameter", c.file);
+		prism_error_set(err, "%s: bad parameter", c.at.file);
 		return -1;
 	}
 	n = strlen(line);
 	if (n > PRISM_MOAB_LINE_MAX)
-		return _fail(&c, "line is longer than %d bytes",
-			     PRISM_MOAB_LINE_MAX);
+		return prism_lines_fail(&c.at, "line is longer than %d bytes",
+					PRISM_MOAB_LINE_MAX);
 	memcpy(buf, line, n + 1);
 	c.pol = prism_moab_policy_default();
 	if (!c.pol)
-		return _oom(&c);
-	if (_check_utf8(&c, (const unsigned char *) buf, n) || _line(&c, buf))
+		return prism_lines_oom(&c.at);
+	c.at.notices = &c.pol->notices;
+	if (prism_lines_utf8(&c.at, buf, n) || _line(&c, buf))
 		goto out;
-	if (!c.pol->notice_cnt)
-		*out = c.kept ? PRISM_MOAB_LINE_PRIORITY : PRISM_MOAB_LINE_BLANK;
+	if (!c.pol->notices.n)
+		*out = c.kept ? PRISM_MOAB_LINE_PRIORITY
+			      : PRISM_MOAB_LINE_BLANK;
 	else
 		*out = c.kept ? PRISM_MOAB_LINE_MIXED : PRISM_MOAB_LINE_IGNORED;
 	rc = 0;
@@ -1014,15 +775,13 @@ prism_moab_policy_params(const prism_moab_policy_t *pol)
 
 extern size_t prism_moab_policy_notice_count(const prism_moab_policy_t *pol)
 {
-	return pol ? pol->notice_cnt : 0;
+	return pol ? pol->notices.n : 0;
 }
 
 extern const char *prism_moab_policy_notice(const prism_moab_policy_t *pol,
 					    size_t i)
 {
-	if (!pol || i >= pol->notice_cnt)
-		return NULL;
-	return pol->notice[i];
+	return pol ? prism_lines_notices_get(&pol->notices, i) : NULL;
 }
 
 extern uint32_t prism_moab_cred_count(const prism_moab_policy_t *pol,
@@ -1039,17 +798,16 @@ extern uint32_t prism_moab_cred_find(const prism_moab_policy_t *pol,
 {
 	if (!pol || !name || (unsigned) kind >= PRISM_MOAB_CRED_CNT)
 		return PRISM_MOAB_NONE;
-	return _tab_find(&pol->tab[kind], name);
+	return prism_names_find(&pol->tab[kind], name);
 }
 
 extern const prism_moab_cred_t *
 prism_moab_cred_get(const prism_moab_policy_t *pol,
 		    prism_moab_cred_kind_t kind, uint32_t idx)
 {
-	if (!pol || (unsigned) kind >= PRISM_MOAB_CRED_CNT ||
-	    idx >= pol->tab[kind].n)
+	if (!pol || (unsigned) kind >= PRISM_MOAB_CRED_CNT)
 		return NULL;
-	return &pol->tab[kind].v[idx];
+	return prism_names_at(&pol->tab[kind], idx);
 }
 
 static int _bits_find(const _bits_t *b, const char *name)

@@ -1,9 +1,9 @@
 /*****************************************************************************\
  *  prism_moab_diag.c - Moab's `mdiag -p` table (see prism_moab_diag.h).
  *
- *  Every line is built into the caller's buffer by _put(), which notes an
- *  overflow instead of failing at once, so each formatter checks one flag
- *  at its end.
+ *  Every line is built into the caller's buffer by prism_buf_put(), which
+ *  notes an overflow instead of failing at once, so each formatter checks
+ *  once, at its end.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -12,12 +12,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "prism_buf.h"
 #include "prism_moab_diag.h"
 
 /* Widths of the fixed columns and of each cell. */
@@ -82,54 +82,16 @@ static const char *_sub_short[PRISM_MS_CNT] = {
 
 /* ---- output ----------------------------------------------------------- */
 
-typedef struct {
-	char *buf;
-	size_t size, len;
-	bool overflow;
-} _out_t;
-
-static void _put(_out_t *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void _put(_out_t *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t) n >= o->size - o->len) {
-		o->overflow = true;
-		o->buf[o->len] = '\0';
-		return;
-	}
-	o->len += (size_t) n;
-}
-
 /* Start writing into 'buf'; -1 with err set when it cannot be used. */
-static int _start(_out_t *o, char *buf, size_t size, const void *a,
+static int _start(prism_buf_t *o, char *buf, size_t size, const void *a,
 		  const void *b, const char *what, prism_error_t *err)
 {
 	if (!buf || !size || !a || !b) {
 		prism_error_set(err, "%s: bad parameter", what);
 		return -1;
 	}
-	*o = (_out_t) { .buf = buf, .size = size };
-	buf[0] = '\0';
+	prism_buf_init(o, buf, size);
 	return 0;
-}
-
-static int _end(const _out_t *o, prism_error_t *err)
-{
-	if (o->overflow) {
-		prism_error_set(err, "mdiag buffer of %zu bytes is too small",
-				o->size);
-		return -1;
-	}
-	return (int) o->len;
 }
 
 /*
@@ -175,12 +137,12 @@ static void _fit(char *out, size_t size, double v, int width)
 }
 
 /* A cell: 'v' fitted, right-aligned in 'width'. */
-static void _cell(_out_t *o, double v, int width)
+static void _cell(prism_buf_t *o, double v, int width)
 {
 	char s[64];
 
 	_fit(s, sizeof(s), v, width);
-	_put(o, "%*s", width, s);
+	prism_buf_put(o, "%*s", width, s);
 }
 
 /* ---- columns ---------------------------------------------------------- */
@@ -277,9 +239,9 @@ extern void prism_moab_diag_row_fill(prism_moab_diag_row_t *row,
 }
 
 /* The cells of one line: per component a value and its subcomponents. */
-typedef void (*_cell_fn)(_out_t *o, const void *arg, int idx, bool comp);
+typedef void (*_cell_fn)(prism_buf_t *o, const void *arg, int idx, bool comp);
 
-static void _cells(_out_t *o, const prism_moab_diag_cols_t *cols,
+static void _cells(prism_buf_t *o, const prism_moab_diag_cols_t *cols,
 		   _cell_fn fn, const void *arg)
 {
 	for (int c = 0; c < PRISM_MC_CNT; c++) {
@@ -287,44 +249,44 @@ static void _cells(_out_t *o, const prism_moab_diag_cols_t *cols,
 
 		if (!cols->comp[c])
 			continue;
-		_put(o, " ");
+		prism_buf_put(o, " ");
 		fn(o, arg, c, true);
-		_put(o, "(");
+		prism_buf_put(o, "(");
 		for (int s = 0; s < PRISM_MS_CNT; s++) {
 			if (!_in(s, c) || !cols->sub[s])
 				continue;
 			if (!first)
-				_put(o, ":");
+				prism_buf_put(o, ":");
 			first = false;
 			fn(o, arg, s, false);
 		}
-		_put(o, ")");
+		prism_buf_put(o, ")");
 	}
-	_put(o, "\n");
+	prism_buf_put(o, "\n");
 }
 
-static void _header_cell(_out_t *o, const void *arg, int idx, bool comp)
+static void _header_cell(prism_buf_t *o, const void *arg, int idx, bool comp)
 {
 	if (comp)
-		_put(o, "%*s", _COMP_W, _comp_short[idx]);
+		prism_buf_put(o, "%*s", _COMP_W, _comp_short[idx]);
 	else
-		_put(o, "%*s", _SUB_W, _sub_short[idx]);
+		prism_buf_put(o, "%*s", _SUB_W, _sub_short[idx]);
 }
 
 extern int prism_moab_diag_header(const prism_moab_diag_cols_t *cols,
 				  char *buf, size_t size, prism_error_t *err)
 {
-	_out_t o;
+	prism_buf_t o;
 
 	if (_start(&o, buf, size, cols, cols, "prism_moab_diag_header", err))
 		return -1;
-	_put(&o, "%-*s%*s%*s", _LABEL_W, "Job", _SLURM_W, "Slurm",
-	     _PRIO_W + 1, "PRIORITY*");
+	prism_buf_put(&o, "%-*s%*s%*s", _LABEL_W, "Job", _SLURM_W, "Slurm",
+		      _PRIO_W + 1, "PRIORITY*");
 	_cells(&o, cols, _header_cell, NULL);
-	return _end(&o, err);
+	return prism_buf_end(&o, "mdiag", err);
 }
 
-static void _weight_cell(_out_t *o, const void *arg, int idx, bool comp)
+static void _weight_cell(prism_buf_t *o, const void *arg, int idx, bool comp)
 {
 	const prism_moab_params_t *p = arg;
 
@@ -338,17 +300,17 @@ extern int prism_moab_diag_weights(const prism_moab_diag_cols_t *cols,
 				   const prism_moab_policy_t *pol, char *buf,
 				   size_t size, prism_error_t *err)
 {
-	_out_t o;
+	prism_buf_t o;
 
 	if (_start(&o, buf, size, cols, pol, "prism_moab_diag_weights", err))
 		return -1;
-	_put(&o, "%-*s%*s%*s", _LABEL_W, "Weights", _SLURM_W, "--------",
-	     _PRIO_W + 1, "-------- ");
+	prism_buf_put(&o, "%-*s%*s%*s", _LABEL_W, "Weights", _SLURM_W,
+		      "--------", _PRIO_W + 1, "-------- ");
 	_cells(&o, cols, _weight_cell, prism_moab_policy_params(pol));
-	return _end(&o, err);
+	return prism_buf_end(&o, "mdiag", err);
 }
 
-static void _row_cell(_out_t *o, const void *arg, int idx, bool comp)
+static void _row_cell(prism_buf_t *o, const void *arg, int idx, bool comp)
 {
 	const prism_moab_diag_row_t *row = arg;
 
@@ -358,25 +320,25 @@ static void _row_cell(_out_t *o, const void *arg, int idx, bool comp)
 	}
 	/* the controller's figures are integers: print them whole */
 	if (!row->comp_known)
-		_put(o, "%*s", _COMP_W, "?");
+		prism_buf_put(o, "%*s", _COMP_W, "?");
 	else
-		_put(o, "%*.0f", _COMP_W, row->comp[idx]);
+		prism_buf_put(o, "%*.0f", _COMP_W, row->comp[idx]);
 }
 
 extern int prism_moab_diag_row(const prism_moab_diag_cols_t *cols,
 			       const prism_moab_diag_row_t *row, char *buf,
 			       size_t size, prism_error_t *err)
 {
-	_out_t o;
+	prism_buf_t o;
 
 	if (_start(&o, buf, size, cols, row, "prism_moab_diag_row", err))
 		return -1;
 	/* the label is never cut: people grep for job ids */
-	_put(&o, "%-*s", _LABEL_W - 1, row->label);
-	_put(&o, " %*" PRIu32 "%*" PRId64 "%c", _SLURM_W, row->slurm,
-	     _PRIO_W, row->prio, row->sys ? '*' : ' ');
+	prism_buf_put(&o, "%-*s", _LABEL_W - 1, row->label);
+	prism_buf_put(&o, " %*" PRIu32 "%*" PRId64 "%c", _SLURM_W, row->slurm,
+		      _PRIO_W, row->prio, row->sys ? '*' : ' ');
 	_cells(&o, cols, _row_cell, row);
-	return _end(&o, err);
+	return prism_buf_end(&o, "mdiag", err);
 }
 
 /* ---- Percent Contribution --------------------------------------------- */
@@ -447,16 +409,16 @@ typedef struct {
 	const double *comp, *sub;
 } _pct_t;
 
-static void _pct_cell(_out_t *o, const void *arg, int idx, bool comp)
+static void _pct_cell(prism_buf_t *o, const void *arg, int idx, bool comp)
 {
 	const _pct_t *pct = arg;
 	double v = comp ? pct->comp[idx] : pct->sub[idx];
 	int width = comp ? _COMP_W : _SUB_W;
 
 	if (isnan(v))
-		_put(o, "%*s", width, "?");
+		prism_buf_put(o, "%*s", width, "?");
 	else
-		_put(o, "%*.1f", width, v);
+		prism_buf_put(o, "%*.1f", width, v);
 }
 
 extern int prism_moab_diag_footer(const prism_moab_diag_cols_t *cols,
@@ -465,15 +427,15 @@ extern int prism_moab_diag_footer(const prism_moab_diag_cols_t *cols,
 {
 	double comp_pct[PRISM_MC_CNT], sub_pct[PRISM_MS_CNT];
 	_pct_t pct = { comp_pct, sub_pct };
-	_out_t o;
+	prism_buf_t o;
 
 	if (_start(&o, buf, size, cols, sum, "prism_moab_diag_footer", err))
 		return -1;
 	prism_moab_diag_percent(cols, sum, comp_pct, sub_pct);
-	_put(&o, "%-*s", _LABEL_W + _SLURM_W + _PRIO_W + 1,
-	     "Percent Contribution");
+	prism_buf_put(&o, "%-*s", _LABEL_W + _SLURM_W + _PRIO_W + 1,
+		      "Percent Contribution");
 	_cells(&o, cols, _pct_cell, &pct);
-	return _end(&o, err);
+	return prism_buf_end(&o, "mdiag", err);
 }
 
 /* ---- TRES strings ----------------------------------------------------- */

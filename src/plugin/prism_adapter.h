@@ -90,6 +90,15 @@ extern uint32_t prism_job_cpus(const job_record_t *job_ptr);
 extern uint32_t prism_job_time_limit(const job_record_t *job_ptr);
 
 /*
+ * Get job_ptr->priority_array ready for one priority per partition of
+ * job_ptr->part_ptr_list (allocated when missing, entries kept) and sort
+ * that list in PriorityTier order, the order of the array. Returns an
+ * iterator over the partitions the caller destroys with
+ * list_iterator_destroy(). Caller holds the job write lock.
+ */
+extern ListIterator prism_job_parts_begin(job_record_t *job_ptr);
+
+/*
  * Empty job_ptr->prio_factors (creating it) but for 'tres_cnt' zeroed
  * per-TRES entries; returns it. prism_job_clear_factors() empties it
  * without creating one.

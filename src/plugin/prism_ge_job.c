@@ -318,16 +318,10 @@ static void _priority_array(const prism_ge_policy_t *pol,
 			    const prism_ge_result_t *res, uint32_t from,
 			    const prism_ge_range_t *range)
 {
+	ListIterator itr = prism_job_parts_begin(job_ptr);
 	part_record_t *part_ptr;
-	ListIterator itr;
 	int i = 0;
 
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array = xcalloc(
-			list_count(job_ptr->part_ptr_list) + 1,
-			sizeof(uint32_t));
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job_ptr->part_ptr_list);
 	while ((part_ptr = list_next(itr))) {
 		prism_error_t err = { "" };
 		prism_ge_result_t r;
@@ -381,7 +375,8 @@ static double _charge(job_record_t *job_ptr, time_t start, time_t end)
 		start = job_ptr->start_time;
 	if (end <= start)
 		return 0.0;
-	amount = (double) prism_job_cpus(job_ptr) * (double) (end - start);
+	amount = prism_ge_usage_amount(prism_job_cpus(job_ptr),
+				       (double) (end - start));
 	if (prism_ge_usage_charge(prism_ge_usage(), job_ptr->assoc_id, amount,
 				  &err)) {
 		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);

@@ -187,22 +187,26 @@ static double _store_factors(job_record_t *job_ptr,
 				f->priority_tres);
 }
 
+extern ListIterator prism_job_parts_begin(job_record_t *job_ptr)
+{
+	if (!job_ptr->priority_array)
+		job_ptr->priority_array =
+			xcalloc(list_count(job_ptr->part_ptr_list) + 1,
+				sizeof(uint32_t));
+	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+	return list_iterator_create(job_ptr->part_ptr_list);
+}
+
 /* One priority per partition of a multi-partition job, tier order. */
 static void _store_priority_array(job_record_t *job_ptr,
 				  const prism_prio_conf_t *conf,
 				  const prism_terms_t *t)
 {
 	bool incr_only = conf->flags & PRISM_F_INCR_ONLY;
+	ListIterator itr = prism_job_parts_begin(job_ptr);
 	part_record_t *part_ptr;
-	ListIterator itr;
 	int i = 0;
 
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array = xcalloc(
-			list_count(job_ptr->part_ptr_list) + 1,
-			sizeof(uint32_t));
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job_ptr->part_ptr_list);
 	while ((part_ptr = list_next(itr))) {
 		double part_term =
 			prism_part_term(conf, _part_factor(conf, part_ptr));

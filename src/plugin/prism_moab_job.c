@@ -263,16 +263,10 @@ static bool _result(const prism_moab_policy_t *p, job_record_t *job_ptr,
 static void _priority_array(const prism_moab_policy_t *p,
 			    job_record_t *job_ptr, time_t now)
 {
+	ListIterator itr = prism_job_parts_begin(job_ptr);
 	part_record_t *part_ptr;
-	ListIterator itr;
 	int i = 0;
 
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array = xcalloc(
-			list_count(job_ptr->part_ptr_list) + 1,
-			sizeof(uint32_t));
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job_ptr->part_ptr_list);
 	while ((part_ptr = list_next(itr))) {
 		prism_moab_result_t res;
 

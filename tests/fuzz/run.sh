@@ -55,13 +55,17 @@ sources() {
 	state) echo "$core/prism_state.c $core/prism_error.c" ;;
 	moab_conf|moab_usage)
 		echo "$core/prism_moab_conf.c $core/prism_moab.c $core/prism_idmap.c" \
+		     "$core/prism_lines.c $core/prism_names.c" \
+		     "$core/prism_buf.c $core/prism_sumtext.c" \
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	ge_conf)
 		echo "$core/prism_ge_conf.c $core/prism_ge.c" \
+		     "$core/prism_lines.c $core/prism_names.c $core/prism_buf.c" \
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	ge_usage)
 		echo "$core/prism_ge_usage.c $core/prism_ge.c $core/prism_ge_conf.c" \
-		     "$core/prism_idmap.c" \
+		     "$core/prism_idmap.c $core/prism_lines.c $core/prism_names.c" \
+		     "$core/prism_buf.c $core/prism_sumtext.c" \
 		     "$core/prism_state.c $core/prism_error.c" ;;
 	*) return 1 ;;
 	esac

@@ -27,6 +27,10 @@ int main(void)
 	srunner_add_suite(runner, ge_diag_suite());
 	srunner_add_suite(runner, params_suite());
 	srunner_add_suite(runner, file_suite());
+	srunner_add_suite(runner, buf_suite());
+	srunner_add_suite(runner, sumtext_suite());
+	srunner_add_suite(runner, lines_suite());
+	srunner_add_suite(runner, names_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

@@ -24,5 +24,9 @@ extern Suite *ge_usage_suite(void);
 extern Suite *ge_diag_suite(void);
 extern Suite *params_suite(void);
 extern Suite *file_suite(void);
+extern Suite *buf_suite(void);
+extern Suite *sumtext_suite(void);
+extern Suite *lines_suite(void);
+extern Suite *names_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

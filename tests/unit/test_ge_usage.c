@@ -271,6 +271,34 @@ START_TEST(test_good)
 }
 END_TEST
 
+/* prism_ge_usage_amount(): a job's CPU-seconds; 0 when no time passed. */
+static const struct {
+	const char *what;
+	uint32_t cpus;
+	double seconds;
+	double want;
+} amounts[] = {
+	{ "4 CPUs for 10 s", 4, 10.0, 40.0 },
+	{ "one CPU for a fraction of a second", 1, 0.25, 0.25 },
+	{ "no CPU", 0, 100.0, 0.0 },
+	{ "every CPU for a week", UINT32_MAX, 7 * 24.0 * HOUR,
+	  (double) UINT32_MAX * 7 * 24 * HOUR },
+	{ "no time", 4, 0.0, 0.0 },
+	{ "bad parameter: time going back", 4, -5.0, 0.0 },
+	{ "bad parameter: NAN seconds", 4, NAN, 0.0 },
+	{ "bad parameter: infinite seconds", 4, INFINITY, 0.0 },
+};
+
+START_TEST(test_amount)
+{
+	double got = prism_ge_usage_amount(amounts[_i].cpus,
+					   amounts[_i].seconds);
+
+	ck_assert_msg(got == amounts[_i].want, "%s: %g", amounts[_i].what,
+		      got);
+}
+END_TEST
+
 START_TEST(test_bad_param)
 {
 	prism_ge_usage_t *u = prism_ge_usage_create(0), *v = NULL;
@@ -311,6 +339,7 @@ extern Suite *ge_usage_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
 	tcase_add_loop_test(tc, test_good, 0, N(good));
+	tcase_add_loop_test(tc, test_amount, 0, N(amounts));
 	tcase_add_test(tc, test_bad_param);
 	suite_add_tcase(s, tc);
 	return s;
