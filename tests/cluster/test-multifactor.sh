@@ -28,7 +28,9 @@
 #       PRIORITY) within what the elapsed time explains (+- one pass),
 #       RawShares/NormShares exactly, RawUsage within the decay of the
 #       elapsed time +- one pass, NormUsage/EffectvUsage/FairShare/LevelFS
-#       within one pass of decay (relative).  Then switch back.
+#       within one pass of decay (relative); sprio -n (normalised factors,
+#       all but PRIORITY and AGE) and sprio -w (weights) to the letter.
+#       Then switch back.
 #   (e) GrpTRESRunMins: with GrpTRESRunMins=cpu=100 on user bin, a 1-CPU
 #       --time=60 job runs, an identical second one pends with reason
 #       AssocGrpCPURunMinutesLimit and starts within ~2 calc periods after
@@ -37,6 +39,16 @@
 #   (f) usage survives a slurmctld restart with the same plugin: daemon's
 #       RawUsage right after the restart and after the next periodic pass is
 #       within the decay of the elapsed time.
+#   (g) scontrol reconfigure with PriorityFlags=NO_FAIR_TREE and a 2-minute
+#       half-life: daemon's RawUsage between the next two passes falls by
+#       the new half-life's factor (not the old one's), every user
+#       association's FairShare is the classic 2^(-EffectvUsage/NormShares),
+#       and a pending job's FAIRSHARE column follows it.
+#   (h) GrpTRESRunMins across a restart: a whole-node, 60-minute job of bin
+#       runs two passes; its run-minutes (scontrol show assoc_mgr) right
+#       after a slurmctld restart continue from before it (slurmctld adds
+#       the whole limit again; the plugin takes off what ran), follow the
+#       elapsed time after the next pass, and the 2nd job stays held.
 # A "recalculation pass" is detected from outside as a change of any
 # RawUsage value in sshare (nothing else changes usage).
 #
@@ -61,7 +73,7 @@
 #   PRISM_KEEP_DIR             keep the cluster dir even on success
 #   PRISM_SLURMCTLD_DEBUG      as for cluster-start.sh; below debug3 the
 #                              plugin-load checks fall back to PriorityType
-# Typical runtime: about 6 minutes (six calc periods plus restarts).
+# Typical runtime: about 11 minutes (ten calc periods plus restarts).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
 set -euo pipefail
@@ -148,7 +160,8 @@ phase() { # phase NAME -- log and remember the time a phase starts
 # sshare_snap -- one line per association:
 #   ACCOUNT|USER|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS
 # (columns located by the header of `sshare -a -l -P`, account indentation
-# stripped; the root association is "root|", root's user row "root|root").
+# stripped; the root association is "root|", root's user row "root|root";
+# a column sshare does not print is empty: LevelFS under NO_FAIR_TREE).
 SS_FIELDS="RawShares NormShares RawUsage NormUsage EffectvUsage FairShare LevelFS"
 sshare_snap() {
     local out
@@ -157,14 +170,13 @@ sshare_snap() {
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
             n = split(want, w, " ")
-            if (!("Account" in col) || !("User" in col)) exit 1
-            for (k = 1; k <= n; k++) if (!(w[k] in col)) exit 1
+            if (!("Account" in col) || !("User" in col) || !("RawUsage" in col)) exit 1
             next
         }
         {
             a = $col["Account"]; gsub(/^ +| +$/, "", a)
             line = a "|" $col["User"]
-            for (k = 1; k <= n; k++) line = line "|" $col[w[k]]
+            for (k = 1; k <= n; k++) line = line "|" (w[k] in col ? $col[w[k]] : "")
             print line
         }' <<<"$out"
 }
@@ -216,6 +228,21 @@ sprio_get() {
     ((idx > 0)) || return 1
     awk -F'|' -v j="$2" -v p="${4:-}" -v i="$idx" \
         '$1 == j && (p == "" || $2 == p) { print $i; f = 1; exit } END { exit !f }' <<<"$1"
+}
+
+# sprio_cols OPTS... -- the rows of `sprio OPTS` as COLUMN=value lists,
+# sorted, without the PRIORITY and AGE columns (they move with time): for
+# an exact comparison of the other columns of -n (normalised factors).
+sprio_cols() {
+    local out
+    out=$(timeout 20 sprio "$@" 2>/dev/null) || return 1
+    awk 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+         {
+             line = ""
+             for (i = 1; i <= NF; i++)
+                 if (h[i] != "PRIORITY" && h[i] != "AGE") line = line h[i] "=" $i "|"
+             print line
+         }' <<<"$out" | sort
 }
 
 prio_of() { squeue -h -j "$1" -o '%Q' 2>/dev/null | tr -d ' '; }
@@ -538,6 +565,8 @@ wait_pass 100 "decay after the jobs ended" || true
 U4=$SNAP
 T4=$PASS_T
 SP4=$(sprio_snap) || SP4=
+SPN4=$(sprio_cols -n) || SPN4=
+SPW4=$(timeout 20 sprio -w 2>/dev/null | tr -s ' ') || SPW4=
 v3=$(snap_get "$U3" physics daemon RawUsage) || v3="?"
 v4=$(snap_get "$U4" physics daemon RawUsage) || v4="?"
 dt=$(calc 'b - a' "a=$T3" "b=$T4")
@@ -568,6 +597,12 @@ if "$HERE/cluster-restart-ctld.sh" "$DIR" "$OTHER_TYPE" &&
     U5=$SNAP
     T5=$PASS_T
     SP5=$(sprio_snap) || SP5=
+    SPN5=$(sprio_cols -n) || SPN5=
+    SPW5=$(timeout 20 sprio -w 2>/dev/null | tr -s ' ') || SPW5=
+    capture "d-sprio-n-before" "$SPN4"
+    capture "d-sprio-n-after" "$SPN5"
+    capture "d-sprio-w-before" "$SPW4"
+    capture "d-sprio-w-after" "$SPW5"
     capture "d-sprio-after" "$SP5"
     capture "d-sshare-after" "$U5"
 else
@@ -609,6 +644,19 @@ if ((D_OK == 0)); then
             "$nrows rows; AGE +$age_exp expected for ${dt%.*}s"
     else
         check "(d) sprio factors equal under $PRIORITY_TYPE and $OTHER_TYPE" 1 "${bad[*]:0:8}"
+    fi
+    # sprio -n (normalised factors): every column but PRIORITY and AGE to
+    # the letter; sprio -w (the weights) whole.
+    bad=()
+    [[ -n $SPN4 && $SPN4 == "$SPN5" ]] ||
+        bad+=("-n: $(diff <(echo "$SPN4") <(echo "$SPN5") | grep '^[<>]' | head -n 4 | tr '\n' ' ')")
+    [[ -n $SPW4 && $SPW4 == "$SPW5" ]] ||
+        bad+=("-w: $(diff <(echo "$SPW4") <(echo "$SPW5") | grep '^[<>]' | head -n 4 | tr '\n' ' ')")
+    if ((${#bad[@]} == 0)); then
+        check "(d) sprio -n and -w equal under $PRIORITY_TYPE and $OTHER_TYPE" 0 \
+            "$(wc -l <<<"$SPN4") rows of -n; -w: $(tail -n 1 <<<"$SPW4")"
+    else
+        check "(d) sprio -n and -w equal under $PRIORITY_TYPE and $OTHER_TYPE" 1 "${bad[*]}"
     fi
 
     # sshare: shares exact; usage decayed by the elapsed time +- one pass.
@@ -659,6 +707,7 @@ if ((D_OK == 0)); then
     fi
 else
     check "(d) sprio factors equal under $PRIORITY_TYPE and $OTHER_TYPE" 1 "not compared: restart failed"
+    check "(d) sprio -n and -w equal under $PRIORITY_TYPE and $OTHER_TYPE" 1 "not compared: restart failed"
     check "(d) sshare equal under $PRIORITY_TYPE and $OTHER_TYPE" 1 "not compared: restart failed"
 fi
 
@@ -704,6 +753,135 @@ for pair in "$fa $TF1 right-after" "$fp $TF2 after-a-pass"; do
     holds 'a > 0 && b / a >= lo && b / a <= 1.0005' "a=$fb" "b=$v" "lo=$lo" 2>/dev/null || ok=1
 done
 check "(f) usage survives a slurmctld restart ($PRIORITY_TYPE)" "$ok" "$detail"
+
+# ---------------------------------------------------------------- (g)
+phase "(g) reconfigure: PriorityFlags=NO_FAIR_TREE, half-life 2 minutes"
+# set_conf KEY VALUE -- every KEY= line of the cluster's slurm.conf
+# replaced by one KEY=VALUE line at the end.
+set_conf() {
+    sed -i "/^$1=/d" "$DIR/etc/slurm.conf"
+    echo "$1=$2" >>"$DIR/etc/slurm.conf"
+}
+G_HL=120
+G_REF=$(sshare_snap) || G_REF=
+set_conf PriorityFlags NO_FAIR_TREE
+set_conf PriorityDecayHalfLife 0-0:$((G_HL / 60))
+scontrol reconfigure
+log "slurmctld now has: $(scontrol show config | grep -E '^(PriorityFlags|PriorityDecayHalfLife) ' | tr -s ' ' | tr '\n' ' ')"
+wait_pass 100 "first pass after the reconfigure" "$G_REF" || true
+G1=$SNAP
+TG1=$PASS_T
+wait_pass 100 "second pass after the reconfigure" "$G1" || true
+G2=$SNAP
+TG2=$PASS_T
+SPG=$(sprio_snap) || SPG=
+capture "g-sshare" "$G2"
+capture "g-sprio" "$SPG"
+
+# Half-life: daemon's RawUsage between the two passes (no job runs).
+g1=$(snap_get "$G1" physics daemon RawUsage) || g1="?"
+g2=$(snap_get "$G2" physics daemon RawUsage) || g2="?"
+dt=$(calc 'b - a' "a=$TG1" "b=$TG2")
+# Pass times are seen from outside to about a second; sshare rounds
+# RawUsage to an integer.  The old half-life would give 0.5^(dt/HL).
+lo=$(calc '0.5 ^ ((dt + 3) / h) - 1 / a' "dt=$dt" "h=$G_HL" "a=$g1" 2>/dev/null) || lo=nan
+hi=$(calc '0.5 ^ ((dt - 3) / h) + 1 / a' "dt=$dt" "h=$G_HL" "a=$g1" 2>/dev/null) || hi=nan
+ok=0
+holds 'a > 100 && b / a >= lo && b / a <= hi' "a=$g1" "b=$g2" "lo=$lo" "hi=$hi" 2>/dev/null || ok=1
+check "(g) scontrol reconfigure applies the new half-life" "$ok" \
+    "daemon RawUsage $g1 -> $g2 over ${dt%.*}s: ratio $(calc 'b / a' "a=$g1" "b=$g2"), want [$lo, $hi] (${G_HL}s half-life; ${HL}s would give $(calc '0.5 ^ (dt / h)' "dt=$dt" "h=$HL"))"
+
+# Flags: under NO_FAIR_TREE every user association's FairShare is the
+# classic 2^(-EffectvUsage/NormShares) (FairShareDampeningFactor=1), and
+# the pending jobs' FAIRSHARE column follows it.
+ok=0
+detail=""
+nrows=0
+changed=0
+while IFS='|' read -r acct user _ ns _ _ eu fsh _; do
+    [[ -n $user ]] || continue
+    holds 's > 0' "s=$ns" 2>/dev/null || continue
+    want=$(calc '2 ^ (-e / s)' "e=$eu" "s=$ns")
+    tol=$(calc '0.000002 + w * 0.6932 * (0.0000006 / s + 0.0000006 * e / (s * s))' \
+        "w=$want" "e=$eu" "s=$ns")
+    nrows=$((nrows + 1))
+    holds 'f - w <= t && w - f <= t' "f=$fsh" "w=$want" "t=$tol" 2>/dev/null ||
+        { ok=1; detail+="$acct/$user FairShare $fsh, 2^(-$eu/$ns) = $want; "; }
+    before=$(snap_get "$G_REF" "$acct" "$user" FairShare) || before=
+    [[ -n $before && $before != "$fsh" ]] && changed=$((changed + 1))
+done <<<"$G2"
+fs_daemon=$(snap_get "$G2" physics daemon FairShare) || fs_daemon="?"
+ft_daemon=$(snap_get "$G_REF" physics daemon FairShare) || ft_daemon="?"
+sp_fs=$(sprio_get "$SPG" "$JC_USED" FAIRSHARE) || sp_fs="?"
+sp_want=$(calc 'w * f' "w=10000" "f=$fs_daemon")
+((nrows > 0 && changed > 0)) || ok=1
+holds 'p - w <= 1 && w - p <= 1' "p=$sp_fs" "w=$sp_want" 2>/dev/null || ok=1
+check "(g) scontrol reconfigure applies PriorityFlags=NO_FAIR_TREE" "$ok" \
+    "${detail}$nrows user associations follow 2^(-UE/S), $changed changed since Fair Tree (daemon $ft_daemon -> $fs_daemon); job $JC_USED FAIRSHARE $sp_fs, want $sp_want +-1"
+
+# ---------------------------------------------------------------- (h)
+phase "(h) GrpTRESRunMins across a restart"
+# After a restart slurmctld adds each running job's whole time limit to
+# grp_used_tres_run_secs again; the priority plugin takes off what ran
+# before its last pass.  A job of bin that has run for a while: its
+# run-minutes must continue across a restart, not jump back to the whole
+# limit, and the second job must stay held.
+mapfile -t ALL_JOBS < <(squeue -h -o '%i')
+((${#ALL_JOBS[@]} == 0)) || scancel "${ALL_JOBS[@]}" 2>/dev/null || true
+wait_for 60 "all jobs to end" jobs_gone "${ALL_JOBS[@]}" || log "WARNING: jobs still there"
+scontrol update nodename="$(IFS=,; echo "${NODE_LIST[*]}")" state=resume
+H_FULL=$((CPUS * 60))
+H_LIMIT=$((H_FULL * 3 / 2))
+sacctmgr -i modify user where name=bin cluster=prism set GrpTRESRunMins=cpu=$H_LIMIT >/dev/null
+# runmins_of_bin -- the used part of bin's GrpTRESRunMins=cpu=LIMIT(USED).
+runmins_of_bin() {
+    scontrol show assoc_mgr users=bin flags=assoc 2>/dev/null |
+        awk -v l="$H_LIMIT" '/^ClusterName=/ { mine = / UserName=bin\(/ }
+            mine && match($0, "GrpTRESRunMins=cpu=" l "\\([0-9]+\\)") {
+                v = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", v); sub(/\)/, "", v)
+                print v; f = 1; exit }
+            END { exit !f }'
+}
+wait_for 30 "slurmctld to get bin's GrpTRESRunMins=cpu=$H_LIMIT" runmins_of_bin ||
+    log "WARNING: bin's new limit not visible in slurmctld yet"
+H1=$(submit bin -p low -N 1 -n "$CPUS" --time=60 -J runmins-r1 --wrap 'sleep 900')
+wait_for 60 "job $H1 running" jobs_running "$H1" || log "job $H1 did not start"
+H1_START=$(date -d "$(squeue -h -j "$H1" -o '%S')" +%s 2>/dev/null) || H1_START=
+H2=$(submit bin -p low -N 1 -n "$CPUS" --time=60 -J runmins-r2 --wrap 'sleep 900')
+h2_held() { [[ $(squeue -h -j "$H2" -o '%T %r') == "PENDING $E_REASON_WANT" ]]; }
+wait_for 30 "job $H2 pending with $E_REASON_WANT" h2_held || true
+# Two passes while job H1 runs, so that its run-minutes are clearly below
+# the whole limit before the restart.
+wait_pass 100 "first pass with job $H1 running" || true
+wait_pass 100 "second pass with job $H1 running" "$SNAP" || true
+HB=$(runmins_of_bin) || HB="?"
+HB_T=$(now)
+mark=$(log_mark)
+H_RESTART=0
+"$HERE/cluster-restart-ctld.sh" "$DIR" "$PRIORITY_TYPE" &&
+    plugin_loaded "$mark" "$PRIORITY_TYPE" >/dev/null || H_RESTART=1
+HA=$(runmins_of_bin) || HA="?"
+HA_T=$(now)
+wait_periodic_pass "$HA_T" "first periodic pass after the restart with job $H1 running" "$(sshare_snap)" || true
+HP=$(runmins_of_bin) || HP="?"
+HP_T=$PASS_T
+H2_AFTER=$(squeue -h -j "$H2" -o '%T %r')
+# Right after the restart: as before it, less what ran since the last
+# pass (plus one minute of rounding), and never the whole limit again.
+HA_LO=$(calc 'int(b - c * (t - s + x) / 60) - 1' "b=${HB:-0}" "c=$CPUS" "t=$HA_T" "s=$HB_T" "x=$CALC" 2>/dev/null) || HA_LO=nan
+# After a pass: the whole limit less what has run since the job started.
+HP_WANT=$(calc 'int((c * 3600 - c * (t - s)) / 60)' "c=$CPUS" "t=$HP_T" "s=${H1_START:-0}" 2>/dev/null) || HP_WANT=nan
+HP_TOL=$(calc 'int(c * 3 / 60) + 1' "c=$CPUS")
+HA_HI=$(calc 'b + 1' "b=$HB" 2>/dev/null) || HA_HI=nan
+ok=$H_RESTART
+holds 'b <= f - 2' "b=$HB" "f=$H_FULL" 2>/dev/null || ok=1
+holds 'a <= b + 1 && a >= lo' "a=$HA" "b=$HB" "lo=$HA_LO" 2>/dev/null || ok=1
+holds 'p - w <= t && w - p <= t' "p=$HP" "w=$HP_WANT" "t=$HP_TOL" 2>/dev/null || ok=1
+[[ $H2_AFTER == "PENDING $E_REASON_WANT" ]] || ok=1
+detail="job $H1 ($CPUS CPUs, 60 min) run-minutes: $HB before the restart (whole limit $H_FULL), $HA right after (want [$HA_LO, $HA_HI]), $HP after a pass (want $HP_WANT +-$HP_TOL); job $H2 after: '$H2_AFTER'"
+((H_RESTART == 0)) || detail="restart failed or no plugin-load line; $detail"
+check "(h) GrpTRESRunMins run-minutes continue across a restart, 2nd job still held" "$ok" "$detail"
+scancel "$H1" "$H2" 2>/dev/null || true
 
 FINISHED=1
 ((FAILED == 0))
