@@ -406,6 +406,35 @@ extern double prism_moab_usage_amount(const prism_moab_policy_t *pol,
 	}
 }
 
+extern void prism_moab_job_raw(const prism_moab_raw_t *raw,
+			       prism_moab_job_t *job)
+{
+	if (!raw || !job)
+		return;
+	job->wclimit = (int64_t) raw->time_limit * 60;
+	job->queue_time = 0;
+	if (raw->accrue_time > 0 && raw->now > raw->accrue_time)
+		job->queue_time = raw->now - raw->accrue_time;
+	job->exec_time = 0;
+	if ((job->state == PRISM_MOAB_RUNNING ||
+	     job->state == PRISM_MOAB_SUSPENDED) &&
+	    raw->start_time > 0 && raw->now > raw->start_time) {
+		int64_t ran = raw->now - raw->start_time - raw->suspended;
+
+		job->exec_time = ran > 0 ? ran : 0;
+	}
+	if (job->nodes && raw->disk_per_node > UINT64_MAX / job->nodes)
+		job->disk_mb = UINT64_MAX;
+	else
+		job->disk_mb = raw->disk_per_node * job->nodes;
+	if (raw->nice <= -(int64_t) INT32_MAX)
+		job->user_prio = INT32_MAX;
+	else if (raw->nice >= -(int64_t) INT32_MIN)
+		job->user_prio = INT32_MIN;
+	else
+		job->user_prio = (int32_t) -raw->nice;
+}
+
 /* ---- what Slurm has no data for; per-user totals ---------------------- */
 
 extern const char *prism_moab_sub_no_data(prism_moab_sub_t sub)

@@ -121,6 +121,31 @@ typedef struct {
 	int64_t sys_prio;	/* system priority (SPRIO), 0: none */
 } prism_moab_job_t;
 
+/*
+ * A job's times and sizes in the units Slurm keeps them, for
+ * prism_moab_job_raw(): the adapter copies them, the core converts.
+ */
+typedef struct {
+	int64_t now;		/* epoch seconds */
+	int64_t accrue_time;	/* epoch seconds; 0: not accruing */
+	int64_t start_time;	/* epoch seconds; 0: not started */
+	int64_t suspended;	/* seconds suspended since the start */
+	uint32_t time_limit;	/* minutes; 0: none */
+	uint64_t disk_per_node;	/* tmp disk per node, MB */
+	int64_t nice;		/* --nice, without Slurm's offset */
+} prism_moab_raw_t;
+
+/*
+ * Set the fields of 'job' that come from 'raw': wclimit (seconds),
+ * queue_time (now - accrue time, 0 if not accruing or in the future),
+ * exec_time (now - start - suspended, only for a RUNNING or SUSPENDED
+ * 'job->state', never negative), disk_mb (per node times 'job->nodes',
+ * which must be set first) and user_prio (-nice, bounded to int32_t).
+ * Other fields are left alone; NULL arguments do nothing.
+ */
+extern void prism_moab_job_raw(const prism_moab_raw_t *raw,
+			       prism_moab_job_t *job);
+
 /* The priority of one job and how it came about (mdiag -p). */
 typedef struct {
 	double value[PRISM_MS_CNT];	/* subcomponent values */

@@ -230,14 +230,14 @@ PRISM_EXPORT extern uint32_t priority_p_set(uint32_t last_prio,
 	prism_conf_get(&c);
 	prism_world_get(&world);
 	assoc_mgr_lock(&locks);
-	prism_moab_lock();
+	prism_policy_lock();
 	if (prism_moab_policy())
 		prio = prism_moab_job_compute(job_ptr, time(NULL));
 	else if (prism_ge_policy())
 		prio = prism_ge_job_compute(job_ptr, time(NULL));
 	else
 		prio = prism_job_compute(job_ptr, &c, &world, time(NULL));
-	prism_moab_unlock();
+	prism_policy_unlock();
 	assoc_mgr_unlock(&locks);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);
@@ -336,10 +336,10 @@ PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
 	time_t last = prism_recalc_last_ran(), now = time(NULL);
 
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
-	prism_moab_lock();
+	prism_policy_lock();
 	if (prism_moab_policy() && last)
 		prism_moab_charge(job_ptr, last, now);
 	prism_ge_charge(job_ptr, last, now);
-	prism_moab_unlock();
+	prism_policy_unlock();
 	(void) prism_usage_charge_job(job_ptr, last, now, true);
 }

@@ -263,47 +263,46 @@ extern void prism_policy_fini(void);
 /* The policy in force (thread-safe). */
 extern prism_policy_t prism_policy_kind(void);
 
-/* How many times a policy was put in force (moab_lock held): caches of
+/* How many times a policy was put in force (policy_lock held): caches of
  * per-policy lookups compare it to know they are stale. */
 extern uint64_t prism_policy_generation(void);
 
 /*
- * moab_lock, the policy lock, guards the policy in force (Moab or Grid
- * Engine), its usage, the Moab per-user totals and the Grid Engine
- * adapter's caches. It is a leaf: taken after the job lock and the
- * assoc_mgr locks.
+ * policy_lock guards the policy in force (Moab or Grid Engine), its usage,
+ * the Moab per-user totals and the Grid Engine adapter's caches. It is a
+ * leaf: taken after the job lock and the assoc_mgr locks.
  */
-extern void prism_moab_lock(void);
-extern void prism_moab_unlock(void);
+extern void prism_policy_lock(void);
+extern void prism_policy_unlock(void);
 
-/* With moab_lock held: the Moab policy in force (NULL: another policy),
+/* With policy_lock held: the Moab policy in force (NULL: another policy),
  * its fair-share usage, the per-user totals of active jobs. */
 extern const prism_moab_policy_t *prism_moab_policy(void);
 extern prism_moab_usage_t *prism_moab_usage(void);
 extern prism_moab_users_t *prism_moab_users(void);
 
 /* Start a pass at 'now': roll the usage windows, forget the per-user
- * totals. Takes moab_lock. */
+ * totals. Takes policy_lock. */
 extern void prism_moab_roll(time_t now);
 
-/* Save the Moab usage in StateSaveLocation. Takes moab_lock. */
+/* Save the Moab usage in StateSaveLocation. Takes policy_lock. */
 extern void prism_moab_usage_save(void);
 
 /*
  * The Moab priority of 'job_ptr' at 'now' (0: held under
  * REJECTNEGPRIOJOBS, with a reason), its sprio columns and
  * priority_array. Caller holds the job write lock, the assoc_mgr QOS read
- * lock and moab_lock, and a Moab policy is in force.
+ * lock and policy_lock, and a Moab policy is in force.
  */
 extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now);
 
 /* Charge the Moab usage of 'job_ptr' from 'start' to 'end' (running
- * jobs). Caller holds the job lock and moab_lock. */
+ * jobs). Caller holds the job lock and policy_lock. */
 extern void prism_moab_charge(job_record_t *job_ptr, time_t start,
 			      time_t end);
 
 /* Count 'job_ptr' in its user's active totals if it is running. Caller
- * holds the job lock and moab_lock. */
+ * holds the job lock and policy_lock. */
 extern void prism_moab_count_active(job_record_t *job_ptr);
 
 /* Is 'job_ptr' held by Prism under REJECTNEGPRIOJOBS? Job lock held. */
@@ -321,22 +320,22 @@ extern void prism_moab_job_fini(void);
 
 /* ---- the Grid Engine policy (prism_policy.c, prism_ge_job.c) ---- */
 
-/* With moab_lock held: the Grid Engine policy in force (NULL: another
+/* With policy_lock held: the Grid Engine policy in force (NULL: another
  * policy) and its share-tree usage per association id. */
 extern const prism_ge_policy_t *prism_ge_policy(void);
 extern prism_ge_usage_t *prism_ge_usage(void);
 
 /*
  * The Grid Engine policy in force (NULL: another policy), for a
- * recalculation pass to use without moab_lock: it stays valid until
+ * recalculation pass to use without policy_lock: it stays valid until
  * prism_ge_policy_put(), even when a reconfigure replaces it meanwhile
  * (then prism_ge_policy() differs from it). One pass at a time. Both take
- * moab_lock.
+ * policy_lock.
  */
 extern const prism_ge_policy_t *prism_ge_policy_get(void);
 extern void prism_ge_policy_put(const prism_ge_policy_t *pol);
 
-/* Save the share-tree usage in StateSaveLocation. Takes moab_lock. */
+/* Save the share-tree usage in StateSaveLocation. Takes policy_lock. */
 extern void prism_ge_usage_save(void);
 
 /*
@@ -344,9 +343,9 @@ extern void prism_ge_usage_save(void);
  * steps, all in the recalculation thread:
  * begin: decay the share-tree usage, build the share tree from the
  *   association tree, forget the last pass's jobs. Takes the assoc_mgr
- *   assoc and TRES read locks and moab_lock itself.
+ *   assoc and TRES read locks and policy_lock itself.
  * collect: per job, with the job write lock, the assoc_mgr locks and
- *   moab_lock held and 'pol' still in force: charge a running job's
+ *   policy_lock held and 'pol' still in force: charge a running job's
  *   CPU-seconds since 'last' (0: none) and count it; keep a pending,
  *   not held, not admin-set job's inputs.
  * compute: with no lock held, the priorities of the jobs kept; returns
@@ -354,7 +353,7 @@ extern void prism_ge_usage_save(void);
  * store: result 'i' into its job, found again by id, when it is still
  *   pending, not held and not admin-set: priority, sprio columns,
  *   priority_array. Caller holds the job write lock (part read) and
- *   moab_lock, 'pol' still in force. True when the priority changed.
+ *   policy_lock, 'pol' still in force. True when the priority changed.
  */
 extern void prism_ge_pass_begin(const prism_ge_policy_t *pol, time_t now);
 extern void prism_ge_collect(job_record_t *job_ptr, time_t last);
@@ -365,12 +364,12 @@ extern bool prism_ge_store(uint32_t i);
  * The Grid Engine priority of 'job_ptr' outside a pass (submission),
  * never 0, its sprio columns and priority_array; an admin-set priority is
  * kept. Caller holds the job write lock, the assoc_mgr TRES read lock and
- * moab_lock, and a Grid Engine policy is in force.
+ * policy_lock, and a Grid Engine policy is in force.
  */
 extern uint32_t prism_ge_job_compute(job_record_t *job_ptr, time_t now);
 
 /* Charge the share-tree usage of 'job_ptr' from 'start' to 'end' (a job
- * that ended). Caller holds the job lock and moab_lock. */
+ * that ended). Caller holds the job lock and policy_lock. */
 extern void prism_ge_charge(job_record_t *job_ptr, time_t start, time_t end);
 
 /* Make the sprio columns of a Grid Engine job's row 'f' add up to

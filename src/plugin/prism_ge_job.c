@@ -81,7 +81,7 @@
 #define AMOUNT_MAX 1e18
 
 /* Lookups under the policy in force, and the last pass's ranges; under
- * moab_lock. */
+ * policy_lock. */
 static struct {
 	uint64_t gen;		/* prism_policy_generation() they are of */
 	prism_idmap_t *users;	/* uid -> USER handle */
@@ -110,7 +110,7 @@ static struct {
 	uint32_t user_cap, account_cap;
 } ge;
 
-/* Forget the caches of an older policy. Caller holds moab_lock. */
+/* Forget the caches of an older policy. Caller holds policy_lock. */
 static void _cache_check(void)
 {
 	if (cache.gen == prism_policy_generation())
@@ -173,7 +173,7 @@ static int _tres_pos(const char *name)
 }
 
 /* Map the policy's resources beyond slots, mem and nodes to TRES.
- * Caller holds the assoc_mgr TRES read lock and moab_lock. */
+ * Caller holds the assoc_mgr TRES read lock and policy_lock. */
 static void _tres_map(const prism_ge_policy_t *pol)
 {
 	uint32_t nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
@@ -191,7 +191,7 @@ static void _tres_map(const prism_ge_policy_t *pol)
 	cache.tres_known = true;
 }
 
-/* The USER handle of 'uid'. Caller holds moab_lock. */
+/* The USER handle of 'uid'. Caller holds policy_lock. */
 static uint32_t _user(const prism_ge_policy_t *pol, uid_t uid)
 {
 	uint32_t h;
@@ -220,7 +220,7 @@ static double _amount(uint64_t v)
 
 /*
  * Read 'job_ptr' into 'job' and its 'nres' requests into 'amount' (node:
- * none). Caller holds the job lock and moab_lock; cache.tres_pos is of
+ * none). Caller holds the job lock and policy_lock; cache.tres_pos is of
  * the policy 'pol'.
  */
 static void _inputs(const prism_ge_policy_t *pol, const job_record_t *job_ptr,
@@ -361,7 +361,7 @@ static void _store(const prism_ge_policy_t *pol, job_record_t *job_ptr,
 
 /*
  * Charge the CPU-seconds of 'job_ptr' between 'start' (0: none) and 'end'
- * to its association; returns the amount. Caller holds moab_lock.
+ * to its association; returns the amount. Caller holds policy_lock.
  */
 static double _charge(job_record_t *job_ptr, time_t start, time_t end)
 {
@@ -405,7 +405,7 @@ static uint32_t _shares(const slurmdb_assoc_rec_t *assoc)
 /*
  * Add 'assoc' below node 'parent' and its subtree after it (pre-order, a
  * parent before its children). Caller holds the assoc_mgr assoc read lock
- * and moab_lock.
+ * and policy_lock.
  */
 static void _tree_add(slurmdb_assoc_rec_t *assoc, uint32_t parent,
 		      const prism_ge_usage_t *u)
@@ -461,7 +461,7 @@ extern void prism_ge_pass_begin(const prism_ge_policy_t *pol, time_t now)
 		return;
 	}
 	assoc_mgr_lock(&locks);
-	prism_moab_lock();
+	prism_policy_lock();
 	if (pol && pol == prism_ge_policy()) {
 		prism_ge_usage_t *u = prism_ge_usage();
 
@@ -473,7 +473,7 @@ extern void prism_ge_pass_begin(const prism_ge_policy_t *pol, time_t now)
 		if (assoc_mgr_root_assoc)
 			_tree_add(assoc_mgr_root_assoc, NONE, u);
 	}
-	prism_moab_unlock();
+	prism_policy_unlock();
 	assoc_mgr_unlock(&locks);
 	if (!ge.pol)
 		return;
@@ -573,12 +573,12 @@ extern uint32_t prism_ge_pass_compute(void)
 		ge.n = 0;
 		return 0;
 	}
-	prism_moab_lock();
+	prism_policy_lock();
 	if (prism_ge_policy() == ge.pol) {
 		_cache_check();
 		cache.range = *prism_ge_pass_range(ge.core);
 	}
-	prism_moab_unlock();
+	prism_policy_unlock();
 	return ge.n;
 }
 

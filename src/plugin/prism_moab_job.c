@@ -31,7 +31,7 @@
 static prism_idmap_t *uid_handles, *gid_handles;
 static uint64_t handles_gen;	/* prism_policy_generation() they are of */
 
-/* Drop the cached handles when the policy changed. Caller holds moab_lock. */
+/* Drop the cached handles when the policy changed. Caller holds policy_lock. */
 static void _handles_check(void)
 {
 	if (handles_gen == prism_policy_generation())
@@ -114,28 +114,27 @@ static uint64_t _gres_mask(const prism_moab_policy_t *p,
 	       prism_moab_gres_mask(p, job_ptr->licenses);
 }
 
-/* The wall-clock limit in seconds, 0 for none. */
-static int64_t _wclimit(job_record_t *job_ptr)
+/* The job's times and sizes in Slurm's units, for prism_moab_job_raw(). */
+static prism_moab_raw_t _raw(const job_record_t *job_ptr, time_t now)
 {
+	const struct job_details *details = job_ptr->details;
 	uint32_t limit = prism_job_time_limit(job_ptr);
 
-	if (limit == INFINITE || limit == NO_VAL)
-		return 0;
-	return (int64_t) limit * 60;
-}
-
-/* USERPRIO: nice -N asks for more priority, so the value is -nice. */
-static int32_t _user_prio(const struct job_details *details)
-{
-	int64_t v = (int64_t) NICE_OFFSET - (int64_t) details->nice;
-
-	return (int32_t) MAX(MIN(v, INT32_MAX), INT32_MIN);
+	return (prism_moab_raw_t) {
+		.now = now,
+		.accrue_time = details->accrue_time,
+		.start_time = job_ptr->start_time,
+		.suspended = job_ptr->tot_sus_time,
+		.time_limit = (limit == INFINITE || limit == NO_VAL) ? 0 : limit,
+		.disk_per_node = details->pn_min_tmp_disk,
+		.nice = (int64_t) details->nice - (int64_t) NICE_OFFSET,
+	};
 }
 
 /*
  * Read 'job_ptr' in partition 'part_ptr' into 'in' ('tot' holds the
  * partition's totals). Caller holds the job lock, the assoc_mgr QOS read
- * lock and moab_lock.
+ * lock and policy_lock.
  */
 static void _inputs(const prism_moab_policy_t *p, job_record_t *job_ptr,
 		    const part_record_t *part_ptr, time_t now,
@@ -143,11 +142,12 @@ static void _inputs(const prism_moab_policy_t *p, job_record_t *job_ptr,
 {
 	const struct job_details *details = job_ptr->details;
 	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
+	prism_moab_raw_t raw = _raw(job_ptr, now);
+
 	*in = (prism_moab_job_t) {
 		.procs = prism_job_cpus(job_ptr),
 		.start_count = job_ptr->restart_cnt,
 		.deadline = job_ptr->deadline,
-		.user_prio = _user_prio(details),
 		.state = _state(job_ptr, now),
 		.attr_mask = prism_moab_attr_mask(p, details->features),
 		.gres_mask = _gres_mask(p, job_ptr),
@@ -173,15 +173,7 @@ static void _inputs(const prism_moab_policy_t *p, job_record_t *job_ptr,
 					      job_ptr->node_cnt;
 	if (job_ptr->tres_req_cnt)
 		in->mem_mb = job_ptr->tres_req_cnt[TRES_ARRAY_MEM];
-	in->disk_mb = (uint64_t) details->pn_min_tmp_disk * in->nodes;
-	in->wclimit = _wclimit(job_ptr);
-	if (details->accrue_time && now > details->accrue_time)
-		in->queue_time = now - details->accrue_time;
-	if ((in->state == PRISM_MOAB_RUNNING ||
-	     in->state == PRISM_MOAB_SUSPENDED) &&
-	    job_ptr->start_time && now > job_ptr->start_time)
-		in->exec_time = now - job_ptr->start_time -
-				job_ptr->tot_sus_time;
+	prism_moab_job_raw(&raw, in);
 	if (job_ptr->direct_set_prio && job_ptr->priority)
 		in->sys_prio = prism_moab_sys_prio(p, job_ptr->priority);
 	prism_moab_users_fill(prism_moab_users(), job_ptr->user_id, in);
@@ -342,9 +334,14 @@ extern void prism_moab_charge(job_record_t *job_ptr, time_t start,
 
 extern void prism_moab_count_active(job_record_t *job_ptr)
 {
+	prism_moab_raw_t raw;
+	prism_moab_job_t in = { 0 };
+
 	if (!prism_moab_policy() || !job_ptr->details ||
 	    !(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
 		return;
+	raw = _raw(job_ptr, time(NULL));
+	prism_moab_job_raw(&raw, &in);	/* the limit in seconds */
 	(void) prism_moab_users_add(prism_moab_users(), job_ptr->user_id,
-				    prism_job_cpus(job_ptr), _wclimit(job_ptr));
+				    prism_job_cpus(job_ptr), in.wclimit);
 }

@@ -5,9 +5,8 @@
  *  StateSaveLocation) and the per-user totals of active jobs; the parsed
  *  Grid Engine policy and its share-tree usage (likewise).
  *
- *  Locking: everything here is under moab_lock, the policy lock: a leaf
- *  lock taken after the job lock and the assoc_mgr locks, never before
- *  them. (It kept the name it had when Moab was the only policy.)
+ *  Locking: everything here is under policy_lock, a leaf lock taken
+ *  after the job lock and the assoc_mgr locks, never before them.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -28,7 +27,7 @@
 #define MOAB_USAGE_NAME "priority_prism_moab_usage"
 #define GE_USAGE_NAME "priority_prism_ge_usage"
 
-static pthread_mutex_t moab_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
 static prism_policy_t kind = PRISM_POLICY_MULTIFACTOR;
 static prism_moab_policy_t *pol;	/* the Moab policy in force, or NULL */
 static prism_moab_usage_t *usage;	/* its fair-share usage */
@@ -39,23 +38,23 @@ static prism_ge_policy_t *ge_pol;	/* the GE policy in force, or NULL */
 static const prism_ge_policy_t *ge_held; /* the one a pass works with */
 static prism_ge_usage_t *ge_usage;	/* its share-tree usage */
 
-extern void prism_moab_lock(void)
+extern void prism_policy_lock(void)
 {
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 }
 
-extern void prism_moab_unlock(void)
+extern void prism_policy_unlock(void)
 {
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 }
 
 extern prism_policy_t prism_policy_kind(void)
 {
 	prism_policy_t k;
 
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	k = kind;
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 	return k;
 }
 
@@ -88,23 +87,23 @@ extern const prism_ge_policy_t *prism_ge_policy_get(void)
 {
 	const prism_ge_policy_t *p;
 
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	p = ge_held = ge_pol;
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 	return p;
 }
 
 extern void prism_ge_policy_put(const prism_ge_policy_t *p)
 {
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	/* replaced while the pass worked with it: freed here, not then */
 	if (p && p != ge_pol)
 		prism_ge_policy_free((prism_ge_policy_t *) p);
 	ge_held = NULL;
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 }
 
-/* Put 'p' (NULL: none) in force as the GE policy. Caller holds moab_lock. */
+/* Put 'p' (NULL: none) in force as the GE policy. Caller holds policy_lock. */
 static void _ge_replace(prism_ge_policy_t *p)
 {
 	if (ge_pol && ge_pol != ge_held)
@@ -282,11 +281,11 @@ extern int prism_policy_load(bool at_start)
 		_ge_notices(g);
 	}
 
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	if (p) {
 		u = _usage_carry(usage, p, time(NULL));
 		if (!u) {
-			slurm_mutex_unlock(&moab_lock);
+			slurm_mutex_unlock(&policy_lock);
 			prism_moab_policy_free(p);
 			return SLURM_ERROR;
 		}
@@ -294,7 +293,7 @@ extern int prism_policy_load(bool at_start)
 			users = prism_moab_users_create();
 	}
 	if (g && !ge_usage && !(ge_usage = _ge_usage_load(time(NULL)))) {
-		slurm_mutex_unlock(&moab_lock);
+		slurm_mutex_unlock(&policy_lock);
 		prism_ge_policy_free(g);
 		return SLURM_ERROR;
 	}
@@ -312,7 +311,7 @@ extern int prism_policy_load(bool at_start)
 	xfree(pol_path);
 	if (p || g)
 		pol_path = xstrdup(path);
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 
 	if (p || g)
 		info("%s: policy=%s from %s%s", plugin_type,
@@ -326,7 +325,7 @@ extern int prism_policy_load(bool at_start)
 
 extern void prism_policy_fini(void)
 {
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	prism_moab_usage_free(usage);
 	prism_moab_policy_free(pol);
 	prism_moab_users_free(users);
@@ -339,16 +338,16 @@ extern void prism_policy_fini(void)
 	xfree(pol_path);
 	kind = PRISM_POLICY_MULTIFACTOR;
 	generation++;
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 }
 
 extern void prism_moab_roll(time_t now)
 {
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	if (usage)
 		(void) prism_moab_usage_roll(usage, now);
 	prism_moab_users_clear(users);
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 }
 
 extern void prism_moab_usage_save(void)
@@ -357,14 +356,14 @@ extern void prism_moab_usage_save(void)
 	char *buf = NULL;
 	int len = -1;
 
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	if (usage) {
 		size_t size = prism_moab_usage_format_size(usage);
 
 		buf = xmalloc(size);
 		len = prism_moab_usage_format(usage, buf, size, &err);
 	}
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 	if (!buf)
 		return;
 	if (len < 0)
@@ -381,14 +380,14 @@ extern void prism_ge_usage_save(void)
 	char *buf = NULL;
 	int len = -1;
 
-	slurm_mutex_lock(&moab_lock);
+	slurm_mutex_lock(&policy_lock);
 	if (ge_usage) {
 		size_t size = prism_ge_usage_format_size(ge_usage);
 
 		buf = xmalloc(size);
 		len = prism_ge_usage_format(ge_usage, buf, size, &err);
 	}
-	slurm_mutex_unlock(&moab_lock);
+	slurm_mutex_unlock(&policy_lock);
 	if (!buf)
 		return;
 	if (len < 0)

@@ -43,11 +43,11 @@ typedef struct {
 	bool with_dbd;		/* usage is only kept with slurmdbd */
 	bool decayed;		/* time passed since the last pass */
 	bool moab;		/* the Moab policy computes priorities (set
-				 * per slice, under moab_lock) */
+				 * per slice, under policy_lock) */
 	const prism_ge_policy_t *ge;	/* the Grid Engine policy of this
 					 * pass (prism_ge_policy_get()) */
 	bool ge_in_force;	/* a Grid Engine policy is in force and it is
-				 * pass->ge (per slice, under moab_lock) */
+				 * pass->ge (per slice, under policy_lock) */
 	bool ge_other;		/* another Grid Engine policy is in force */
 	uint32_t changed;
 	uint32_t slices;
@@ -186,7 +186,7 @@ static int64_t _usec_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
-/* What the policy in force is, for a slice. Caller holds moab_lock. */
+/* What the policy in force is, for a slice. Caller holds policy_lock. */
 static void _policy_check(pass_t *pass)
 {
 	const prism_ge_policy_t *ge = prism_ge_policy();
@@ -241,7 +241,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		assoc_mgr_lock(&locks);
-		prism_moab_lock();
+		prism_policy_lock();
 		_policy_check(pass);
 		while (true) {
 			job_record_t *job_ptr;
@@ -254,7 +254,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 			}
 			step->fn(job_ptr, pass);
 		}
-		prism_moab_unlock();
+		prism_policy_unlock();
 		assoc_mgr_unlock(&locks);
 		if (done)
 			list_iterator_destroy(itr);
@@ -285,7 +285,7 @@ static void _walk_ge_results(uint32_t n, pass_t *pass)
 
 		lock_slurmctld(job_write_lock);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		prism_moab_lock();
+		prism_policy_lock();
 		_policy_check(pass);
 		in_force = pass->ge_in_force;
 		while (in_force && i < n &&
@@ -293,7 +293,7 @@ static void _walk_ge_results(uint32_t n, pass_t *pass)
 			if (prism_ge_store(i++))
 				pass->changed++;
 		}
-		prism_moab_unlock();
+		prism_policy_unlock();
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
 		unlock_slurmctld(job_write_lock);

@@ -1060,6 +1060,73 @@ START_TEST(test_usage_amount)
 }
 END_TEST
 
+/* ---- Slurm's units into the job's ------------------------------------ */
+
+static const struct {
+	const char *what;
+	prism_moab_raw_t raw;
+	prism_moab_state_t state;
+	uint32_t nodes;
+	int64_t wclimit, queue_time, exec_time;
+	uint64_t disk_mb;
+	int32_t user_prio;
+} raw_rows[] = {
+	{ "pending: queue time from the accrue time, limit in seconds",
+	  { .now = 1000, .accrue_time = 400, .time_limit = 30,
+	    .disk_per_node = 100 }, PRISM_MOAB_IDLE, 2,
+	  1800, 600, 0, 200, 0 },
+	{ "not accruing yet: no queue time",
+	  { .now = 1000, .accrue_time = 0, .time_limit = 1 },
+	  PRISM_MOAB_IDLE, 1, 60, 0, 0, 0, 0 },
+	{ "accrue time in the future: no queue time",
+	  { .now = 1000, .accrue_time = 2000 }, PRISM_MOAB_IDLE, 1,
+	  0, 0, 0, 0, 0 },
+	{ "running: exec time less the time suspended",
+	  { .now = 1000, .accrue_time = 100, .start_time = 500,
+	    .suspended = 50 }, PRISM_MOAB_RUNNING, 1, 0, 900, 450, 0, 0 },
+	{ "suspended longer than it ran: exec time 0",
+	  { .now = 1000, .start_time = 900, .suspended = 500 },
+	  PRISM_MOAB_SUSPENDED, 1, 0, 0, 0, 0, 0 },
+	{ "pending with a start time (requeued): no exec time",
+	  { .now = 1000, .start_time = 500 }, PRISM_MOAB_IDLE, 1,
+	  0, 0, 0, 0, 0 },
+	{ "nice -5 is USERPRIO 5",
+	  { .now = 1, .nice = -5 }, PRISM_MOAB_IDLE, 1, 0, 0, 0, 0, 5 },
+	{ "nice beyond int32 is bounded",
+	  { .now = 1, .nice = -((int64_t) 1 << 40) }, PRISM_MOAB_IDLE, 1,
+	  0, 0, 0, 0, INT32_MAX },
+	{ "huge disk times nodes saturates",
+	  { .now = 1, .disk_per_node = UINT64_MAX / 2 }, PRISM_MOAB_IDLE, 3,
+	  0, 0, 0, UINT64_MAX, 0 },
+	{ "longest time limit in seconds",
+	  { .now = 1, .time_limit = UINT32_MAX - 2 }, PRISM_MOAB_IDLE, 1,
+	  (int64_t) (UINT32_MAX - 2) * 60, 0, 0, 0, 0 },
+};
+
+START_TEST(test_job_raw)
+{
+	prism_moab_job_t job = _job();
+
+	job.state = raw_rows[_i].state;
+	job.nodes = raw_rows[_i].nodes;
+	job.procs = 7;
+	prism_moab_job_raw(&raw_rows[_i].raw, &job);
+	ck_assert_msg(job.wclimit == raw_rows[_i].wclimit &&
+			      job.queue_time == raw_rows[_i].queue_time &&
+			      job.exec_time == raw_rows[_i].exec_time &&
+			      job.disk_mb == raw_rows[_i].disk_mb &&
+			      job.user_prio == raw_rows[_i].user_prio,
+		      "%s: wclimit %" PRId64 " queue %" PRId64
+		      " exec %" PRId64 " disk %" PRIu64 " userprio %d",
+		      raw_rows[_i].what, job.wclimit, job.queue_time,
+		      job.exec_time, job.disk_mb, job.user_prio);
+	ck_assert_msg(job.procs == 7 && job.nodes == raw_rows[_i].nodes,
+		      "%s: other fields changed", raw_rows[_i].what);
+	prism_moab_job_raw(NULL, &job);
+	prism_moab_job_raw(&raw_rows[_i].raw, NULL);
+}
+END_TEST
+
 /* ---- bad parameters --------------------------------------------------- */
 
 START_TEST(test_bad_param)
@@ -1123,6 +1190,7 @@ extern Suite *moab_suite(void)
 	suite_add_tcase(s, seed);
 
 	tcase_add_test(model, test_fs_off);
+	tcase_add_loop_test(model, test_job_raw, 0, N(raw_rows));
 	tcase_add_test(model, test_xfactor_min_and_qos);
 	tcase_add_loop_test(model, test_caps, 0, N(caps));
 	tcase_add_test(model, test_max_prio);
