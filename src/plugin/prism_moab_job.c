@@ -132,6 +132,29 @@ static prism_moab_raw_t _raw(const job_record_t *job_ptr, time_t now)
 }
 
 /*
+ * The inputs that depend on the partition: CLASS, its PriorityJobFactor
+ * and its totals for PE (kept in 'tot', which 'in' then points to).
+ */
+static void _in_part(const prism_moab_policy_t *p,
+		     const part_record_t *part_ptr, prism_moab_job_t *in,
+		     prism_moab_totals_t *tot)
+{
+	in->cred[PRISM_MOAB_CLASS] = _named(p, PRISM_MOAB_CLASS,
+					    part_ptr ? part_ptr->name : NULL);
+	in->class_prio = 0;
+	in->part = NULL;
+	if (!part_ptr)
+		return;
+	in->class_prio = part_ptr->priority_job_factor;
+	*tot = (prism_moab_totals_t) {
+		.procs = part_ptr->total_cpus,
+		.mem_mb = part_ptr->tres_cnt ?
+			  part_ptr->tres_cnt[TRES_ARRAY_MEM] : 0,
+	};
+	in->part = tot;
+}
+
+/*
  * Read 'job_ptr' in partition 'part_ptr' into 'in' ('tot' holds the
  * partition's totals). Caller holds the job lock, the assoc_mgr QOS read
  * lock and policy_lock.
@@ -158,17 +181,7 @@ static void _inputs(const prism_moab_policy_t *p, job_record_t *job_ptr,
 					      job_ptr->account);
 	in->cred[PRISM_MOAB_QOS] = _named(p, PRISM_MOAB_QOS,
 					  qos ? qos->name : NULL);
-	in->cred[PRISM_MOAB_CLASS] = _named(p, PRISM_MOAB_CLASS,
-					    part_ptr ? part_ptr->name : NULL);
-	if (part_ptr) {
-		in->class_prio = part_ptr->priority_job_factor;
-		*tot = (prism_moab_totals_t) {
-			.procs = part_ptr->total_cpus,
-			.mem_mb = part_ptr->tres_cnt ?
-				  part_ptr->tres_cnt[TRES_ARRAY_MEM] : 0,
-		};
-		in->part = tot;
-	}
+	_in_part(p, part_ptr, in, tot);
 	in->nodes = IS_JOB_PENDING(job_ptr) ? details->min_nodes :
 					      job_ptr->node_cnt;
 	if (job_ptr->tres_req_cnt)
@@ -232,37 +245,42 @@ extern void prism_moab_factors_rebase(priority_factors_object_t *f,
 	f->priority_site = (uint32_t) (c.rest + (int64_t) NICE_OFFSET);
 }
 
-/* The Moab result of 'job_ptr' in 'part_ptr'; false on a core error. */
+/* The Moab result of 'job_ptr' from its inputs 'in'; false on a core
+ * error. */
 static bool _result(const prism_moab_policy_t *p, job_record_t *job_ptr,
-		    const part_record_t *part_ptr, time_t now,
+		    const prism_moab_job_t *in, time_t now,
 		    prism_moab_result_t *res)
 {
 	prism_moab_pass_t pass = { .pol = p, .usage = prism_moab_usage(),
 				   .now = now };
-	prism_moab_totals_t tot;
-	prism_moab_job_t in;
 	prism_error_t err = { "" };
 
-	_inputs(p, job_ptr, part_ptr, now, &in, &tot);
-	if (prism_moab_prio(&pass, &in, res, &err)) {
+	if (prism_moab_prio(&pass, in, res, &err)) {
 		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
 		return false;
 	}
 	return true;
 }
 
-/* One priority per partition of a multi-partition job, tier order. */
+/*
+ * One priority per partition of a multi-partition job, tier order: the
+ * job's inputs 'in' with each partition's part put in.
+ */
 static void _priority_array(const prism_moab_policy_t *p,
-			    job_record_t *job_ptr, time_t now)
+			    job_record_t *job_ptr, const prism_moab_job_t *in,
+			    time_t now)
 {
 	ListIterator itr = prism_job_parts_begin(job_ptr);
 	part_record_t *part_ptr;
 	int i = 0;
 
 	while ((part_ptr = list_next(itr))) {
+		prism_moab_job_t in_part = *in;
+		prism_moab_totals_t tot;
 		prism_moab_result_t res;
 
-		if (!_result(p, job_ptr, part_ptr, now, &res) || res.reject)
+		_in_part(p, part_ptr, &in_part, &tot);
+		if (!_result(p, job_ptr, &in_part, now, &res) || res.reject)
 			job_ptr->priority_array[i] = 0;
 		else
 			job_ptr->priority_array[i] = res.slurm;
@@ -276,6 +294,8 @@ extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now)
 	const prism_moab_policy_t *p = prism_moab_policy();
 	prism_moab_result_t res;
 	prism_moab_columns_t cols;
+	prism_moab_totals_t tot;
+	prism_moab_job_t in;
 
 	if (!job_ptr->details) {
 		error("%s: %pJ has no details, cannot set its priority",
@@ -284,7 +304,8 @@ extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now)
 		return 0;
 	}
 	_handles_check();
-	if (!_result(p, job_ptr, job_ptr->part_ptr, now, &res)) {
+	_inputs(p, job_ptr, job_ptr->part_ptr, now, &in, &tot);
+	if (!_result(p, job_ptr, &in, now, &res)) {
 		prism_job_clear_factors(job_ptr);
 		return job_ptr->priority;
 	}
@@ -304,7 +325,7 @@ extern uint32_t prism_moab_job_compute(job_record_t *job_ptr, time_t now)
 		 res.comp[PRISM_MC_TARGET], res.comp[PRISM_MC_USAGE],
 		 res.comp[PRISM_MC_ATTR], res.prio, res.slurm);
 	if (job_ptr->part_ptr_list)
-		_priority_array(p, job_ptr, now);
+		_priority_array(p, job_ptr, &in, now);
 	return res.slurm;
 }
 
