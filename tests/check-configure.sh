@@ -10,10 +10,10 @@ trap 'rm -rf "$tmp"' EXIT
 # A copy of what configure reads, since a configured source directory
 # cannot host another build.
 srcdir="$tmp/src"
-mkdir -p "$srcdir/src/core"
+mkdir -p "$srcdir/src/core/multifactor"
 cp "$top/configure" "$top/Makefile.in" "$srcdir/"
 cp -R "$top/build-aux" "$srcdir/"
-: >"$srcdir/src/core/prism_prio.c"
+: >"$srcdir/src/core/multifactor/prism_prio.c"
 pass=0
 fail=0
 

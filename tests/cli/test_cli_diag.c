@@ -257,7 +257,7 @@ static char *_print(const cli_explain_t *x, int want_rc)
 
 /*
  * The jobs of the harness's moab world (tests/harness/test-moab.sh), with
- * the hand-worked figures of tests/unit/test_moab_diag.c:
+ * the hand-worked figures of tests/unit/moab/test_moab_diag.c:
  *   1  daemon (physics) batch, 120 min queued, 60 min limit: 1471
  *   2  bin (bin, chem) batch, 60 min, 240 min: 1186
  *   3  nobody (physics, QOS high) fast, 30 min, 60 min: 730

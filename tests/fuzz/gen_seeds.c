@@ -2,9 +2,11 @@
  *  gen_seeds.c - writes the state-text seeds of corpus/state and
  *  corpus/moab_usage with Prism's own format functions, so they carry
  *  the right checksums. Run from the top of the tree:
- *      cc -Isrc/core -o /tmp/gen_seeds tests/fuzz/gen_seeds.c \
- *          src/core/prism_state.c src/core/prism_moab.c \
- *          src/core/prism_moab_conf.c src/core/prism_error.c -lm
+ *      c=src/core/common m=src/core/moab
+ *      cc -I$c -I$m -o /tmp/gen_seeds tests/fuzz/gen_seeds.c \
+ *          $m/prism_moab.c $m/prism_moab_conf.c $c/prism_idmap.c \
+ *          $c/prism_lines.c $c/prism_names.c $c/prism_buf.c \
+ *          $c/prism_sumtext.c $c/prism_state.c $c/prism_error.c -lm
  *      /tmp/gen_seeds tests/fuzz/corpus
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later

@@ -45,28 +45,31 @@ case $secs in
 ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
 esac
 
-core=$top/src/core
-flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$core ${PRISM_FUZZ_CFLAGS:-}"
+# The core's folders: common/ and the policies on it (headers by bare name).
+c=$top/src/core/common
+moab=$top/src/core/moab
+ge=$top/src/core/gridengine
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$c -I$moab -I$ge ${PRISM_FUZZ_CFLAGS:-}"
 
 # The src/core files each target is built with.
 sources() {
 	case $1 in
-	params) echo "$core/prism_params.c $core/prism_error.c" ;;
-	state) echo "$core/prism_state.c $core/prism_error.c" ;;
+	params) echo "$c/prism_params.c $c/prism_error.c" ;;
+	state) echo "$c/prism_state.c $c/prism_error.c" ;;
 	moab_conf|moab_usage)
-		echo "$core/prism_moab_conf.c $core/prism_moab.c $core/prism_idmap.c" \
-		     "$core/prism_lines.c $core/prism_names.c" \
-		     "$core/prism_buf.c $core/prism_sumtext.c" \
-		     "$core/prism_state.c $core/prism_error.c" ;;
+		echo "$moab/prism_moab_conf.c $moab/prism_moab.c $c/prism_idmap.c" \
+		     "$c/prism_lines.c $c/prism_names.c" \
+		     "$c/prism_buf.c $c/prism_sumtext.c" \
+		     "$c/prism_state.c $c/prism_error.c" ;;
 	ge_conf)
-		echo "$core/prism_ge_conf.c $core/prism_ge.c" \
-		     "$core/prism_lines.c $core/prism_names.c $core/prism_buf.c" \
-		     "$core/prism_state.c $core/prism_error.c" ;;
+		echo "$ge/prism_ge_conf.c $ge/prism_ge.c" \
+		     "$c/prism_lines.c $c/prism_names.c $c/prism_buf.c" \
+		     "$c/prism_state.c $c/prism_error.c" ;;
 	ge_usage)
-		echo "$core/prism_ge_usage.c $core/prism_ge.c $core/prism_ge_conf.c" \
-		     "$core/prism_idmap.c $core/prism_lines.c $core/prism_names.c" \
-		     "$core/prism_buf.c $core/prism_sumtext.c" \
-		     "$core/prism_state.c $core/prism_error.c" ;;
+		echo "$ge/prism_ge_usage.c $ge/prism_ge.c $ge/prism_ge_conf.c" \
+		     "$c/prism_idmap.c $c/prism_lines.c $c/prism_names.c" \
+		     "$c/prism_buf.c $c/prism_sumtext.c" \
+		     "$c/prism_state.c $c/prism_error.c" ;;
 	*) return 1 ;;
 	esac
 }

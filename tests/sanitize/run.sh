@@ -63,7 +63,8 @@
 #   PRISM_SAN_VG_COMPARE   the same under valgrind (default 500; 0 skips)
 #   PRISM_SLURM_SOURCE     configured Slurm tree (default: the cached tree
 #                          scripts/slurm-source.sh prints; "no" builds
-#                          the core and unit tests only)
+#                          no plugin: the core, the unit tests and the
+#                          prism command)
 #   PRISM_SAN_CFLAGS       replaces the ASan build's sanitizer flags
 #   PRISM_SAN_CC           compiler (default gcc; CC is not read, so that
 #                          a CC meant for another step does not leak in)
