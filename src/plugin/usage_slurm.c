@@ -1,5 +1,5 @@
 /*****************************************************************************\
- *  prism_usage.c - usage accounting on slurmctld's records: decay and
+ *  usage_slurm.c - usage accounting on slurmctld's records: decay and
  *  reset of association and QOS usage, the charge of a running job to its
  *  associations and QOS, and the rebuild of run-seconds after a restart.
  *
@@ -17,10 +17,10 @@
 #include "src/common/slurm_protocol_api.h"
 #include "src/slurmctld/locks.h"
 
-#include "prism_adapter.h"
 #include "prism_usage.h"
+#include "usage_slurm.h"
 
-static const char plugin[] = "priority/prism";
+static const char plugin[] = PRISM_PLUGIN_TYPE;
 
 _Static_assert(PRISM_USAGE_NO_CONSUME == NO_CONSUME_VAL64,
 	       "the core's NO_CONSUME differs from Slurm's");
@@ -80,9 +80,7 @@ extern void prism_usage_conf_load(void)
 
 static int _tres_cnt(void)
 {
-	if (!prism_ctl.tres_cnt || *prism_ctl.tres_cnt < 0)
-		return 0;
-	return *prism_ctl.tres_cnt;
+	return (int) prism_ctl_tres_cnt();
 }
 
 static bool _limits_enforced(void)

@@ -1,6 +1,7 @@
 /*****************************************************************************\
- *  prism_ge_job.c - Slurm's jobs and associations through the Grid Engine
- *  policy core: the share tree, the pending jobs of a pass, their
+ *  policy_gridengine.c - the Grid Engine policy: its file and share-tree
+ *  usage; Slurm's jobs and associations through the Grid Engine policy
+ *  core: the share tree, the pending jobs of a pass, their
  *  priorities, sprio columns and priority_array written back; the
  *  share-tree usage charged; a submitted job's first priority.
  *
@@ -74,16 +75,27 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "prism_adapter.h"
+#include "hold.h"
+#include "jobrec.h"
+#include "policy_ops.h"
+#include "prism_file.h"
+#include "prism_ge.h"
+#include "prism_ge_usage.h"
 #include "prism_idmap.h"
+#include "state_file.h"
+
+#define USAGE_NAME "priority_prism_ge_usage"
 
 #define NONE PRISM_GE_NONE
 #define AMOUNT_MAX 1e18
 
-/* Lookups under the policy in force, and the last pass's ranges; under
- * policy_lock. */
-static struct {
-	uint64_t gen;		/* prism_policy_generation() they are of */
+/* A Grid Engine policy instance: the policy, its usage, lookups under it
+ * and the last pass's ranges; everything under policy_lock. */
+typedef struct {
+	prism_ge_policy_t *pol;
+	prism_ge_usage_t *usage;	/* share-tree usage (adopt) */
+	char *saved;			/* the usage file as read at load */
+	size_t saved_len;
 	prism_idmap_t *users;	/* uid -> USER handle */
 	int *tres_pos;		/* per resource handle: TRES position or -1 */
 	uint32_t tres_cap;
@@ -91,11 +103,13 @@ static struct {
 	prism_ge_range_t range;
 	double *amount;		/* a submitted job's requests */
 	uint32_t amount_cap;
-} cache;
+} ge_t;
 
 /* The pass under way; only the recalculation thread touches it. */
 static struct {
-	const prism_ge_policy_t *pol;	/* NULL: none under way */
+	ge_t *g;			/* NULL: none under way */
+	const prism_ge_policy_t *pol;	/* g->pol */
+	bool ok;			/* the core computed the pass */
 	time_t now;
 	prism_ge_pass_t *core;
 	prism_ge_job_t *jobs;
@@ -110,25 +124,9 @@ static struct {
 	uint32_t user_cap, account_cap;
 } ge;
 
-/* Forget the caches of an older policy. Caller holds policy_lock. */
-static void _cache_check(void)
+/* The pass's arrays (plugin fini). */
+static void _fini(void)
 {
-	if (cache.gen == prism_policy_generation())
-		return;
-	if (!cache.users)
-		cache.users = prism_idmap_create();
-	prism_idmap_clear(cache.users);
-	cache.tres_known = false;
-	cache.range = (prism_ge_range_t) { 0 };
-	cache.gen = prism_policy_generation();
-}
-
-extern void prism_ge_job_fini(void)
-{
-	prism_idmap_free(cache.users);
-	xfree(cache.tres_pos);
-	xfree(cache.amount);
-	memset(&cache, 0, sizeof(cache));
 	prism_ge_pass_free(ge.core);
 	xfree(ge.jobs);
 	xfree(ge.res);
@@ -141,14 +139,6 @@ extern void prism_ge_job_fini(void)
 }
 
 /* ---- lookups ------------------------------------------------------------ */
-
-/* The number of TRES slurmctld tracks (its arrays' length). */
-static uint32_t _ctl_tres_cnt(void)
-{
-	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
-		return 0;
-	return *prism_ctl.tres_cnt;
-}
 
 /* Position of the TRES 'name' ("gres/gpu", "billing"), -1 if untracked.
  * Caller holds the assoc_mgr TRES read lock. */
@@ -174,32 +164,33 @@ static int _tres_pos(const char *name)
 
 /* Map the policy's resources beyond slots, mem and nodes to TRES.
  * Caller holds the assoc_mgr TRES read lock and policy_lock. */
-static void _tres_map(const prism_ge_policy_t *pol)
+static void _tres_map(ge_t *g)
 {
+	const prism_ge_policy_t *pol = g->pol;
 	uint32_t nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
 
-	if (nres > cache.tres_cap) {
-		xrecalloc(cache.tres_pos, nres, sizeof(*cache.tres_pos));
-		cache.tres_cap = nres;
+	if (nres > g->tres_cap) {
+		xrecalloc(g->tres_pos, nres, sizeof(*g->tres_pos));
+		g->tres_cap = nres;
 	}
 	for (uint32_t r = 0; r < nres; r++)
-		cache.tres_pos[r] =
+		g->tres_pos[r] =
 			r <= PRISM_GE_RES_NODES ?
 				-1 :
 				_tres_pos(prism_ge_get(pol, PRISM_GE_RESOURCE,
 						       r)->name);
-	cache.tres_known = true;
+	g->tres_known = true;
 }
 
 /* The USER handle of 'uid'. Caller holds policy_lock. */
-static uint32_t _user(const prism_ge_policy_t *pol, uid_t uid)
+static uint32_t _user(ge_t *g, uid_t uid)
 {
 	uint32_t h;
 
-	if (prism_idmap_get(cache.users, uid, &h))
+	if (prism_idmap_get(g->users, uid, &h))
 		return h;
-	h = prism_ge_find(pol, PRISM_GE_USER, uid_to_string_cached(uid));
-	(void) prism_idmap_put(cache.users, uid, h);
+	h = prism_ge_find(g->pol, PRISM_GE_USER, uid_to_string_cached(uid));
+	(void) prism_idmap_put(g->users, uid, h);
 	return h;
 }
 
@@ -220,15 +211,16 @@ static double _amount(uint64_t v)
 
 /*
  * Read 'job_ptr' into 'job' and its 'nres' requests into 'amount' (node:
- * none). Caller holds the job lock and policy_lock; cache.tres_pos is of
- * the policy 'pol'.
+ * none). Caller holds the job lock and policy_lock; g->tres_pos is
+ * filled.
  */
-static void _inputs(const prism_ge_policy_t *pol, const job_record_t *job_ptr,
+static void _inputs(ge_t *g, const job_record_t *job_ptr,
 		    prism_ge_job_t *job, double *amount, uint32_t nres)
 {
+	const prism_ge_policy_t *pol = g->pol;
 	const struct job_details *details = job_ptr->details;
 	const uint64_t *req = job_ptr->tres_req_cnt;
-	uint32_t tres_cnt = req ? _ctl_tres_cnt() : 0;
+	uint32_t tres_cnt = req ? prism_ctl_tres_cnt() : 0;
 
 	*job = (prism_ge_job_t) {
 		.job_id = job_ptr->job_id,
@@ -236,7 +228,7 @@ static void _inputs(const prism_ge_policy_t *pol, const job_record_t *job_ptr,
 		.deadline = job_ptr->deadline,
 		.nice = (int64_t) details->nice - (int64_t) NICE_OFFSET,
 		.node = NONE,
-		.user = _user(pol, job_ptr->user_id),
+		.user = _user(g, job_ptr->user_id),
 		.account = prism_ge_find(pol, PRISM_GE_ACCOUNT,
 					 job_ptr->account),
 		.partition = _partition(pol, job_ptr->part_ptr),
@@ -247,7 +239,7 @@ static void _inputs(const prism_ge_policy_t *pol, const job_record_t *job_ptr,
 		tres_cnt > TRES_ARRAY_MEM ? _amount(req[TRES_ARRAY_MEM]) : 0.0;
 	amount[PRISM_GE_RES_NODES] = details->min_nodes;
 	for (uint32_t r = PRISM_GE_RES_NODES + 1; r < nres; r++) {
-		int pos = cache.tres_pos[r];
+		int pos = g->tres_pos[r];
 
 		amount[r] = (pos >= 0 && (uint32_t) pos < tres_cnt) ?
 				    _amount(req[pos]) :
@@ -263,7 +255,7 @@ static bool _wanted(const job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && job_ptr->priority)
 		return false;
 	/* held, but for Prism's own hold under the Moab policy before */
-	return job_ptr->priority || prism_moab_held(job_ptr);
+	return job_ptr->priority || prism_hold_is_ours(job_ptr);
 }
 
 /* ---- writing back ------------------------------------------------------- */
@@ -277,7 +269,7 @@ static void _store_columns(const prism_ge_policy_t *pol,
 	prism_ge_sprio_t c;
 
 	if (prism_ge_sprio(pol, res, &c, &err)) {
-		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
+		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
 		prism_job_clear_factors(job_ptr);
 		return;
 	}
@@ -290,8 +282,12 @@ static void _store_columns(const prism_ge_policy_t *pol,
 	f->nice = NICE_OFFSET;
 }
 
-extern void prism_ge_factors_rebase(priority_factors_object_t *f,
-				    uint32_t slurm)
+/* sprio's row in another partition: this partition's priority 'slurm'
+ * differs in the urgency (AGE). */
+static void _sprio_part_row(priority_factors_object_t *f,
+			    const job_record_t *job_ptr,
+			    part_record_t *part_ptr, uint32_t slurm,
+			    const prism_prio_conf_t *conf)
 {
 	int64_t offset = (int64_t) f->priority_site - (int64_t) NICE_OFFSET;
 	prism_ge_sprio_t c = {
@@ -309,32 +305,29 @@ extern void prism_ge_factors_rebase(priority_factors_object_t *f,
 					  UINT32_MAX);
 }
 
-/*
- * One priority per partition of a multi-partition job, tier order: 'res'
- * (computed in partition handle 'from') in each partition, with 'range'.
- */
-static void _priority_array(const prism_ge_policy_t *pol,
-			    job_record_t *job_ptr,
-			    const prism_ge_result_t *res, uint32_t from,
-			    const prism_ge_range_t *range)
+/* What a multi-partition job's entries are computed from: 'res'
+ * (computed in partition handle 'from') with 'range'. */
+typedef struct {
+	const prism_ge_policy_t *pol;
+	const prism_ge_result_t *res;
+	uint32_t from;
+	const prism_ge_range_t *range;
+} part_arg_t;
+
+/* The job's priority in 'part_ptr'. */
+static uint32_t _in_part(void *arg, job_record_t *job_ptr,
+			 part_record_t *part_ptr, int i, uint32_t prev)
 {
-	ListIterator itr = prism_job_parts_begin(job_ptr);
-	part_record_t *part_ptr;
-	int i = 0;
+	const part_arg_t *a = arg;
+	prism_error_t err = { "" };
+	prism_ge_result_t r;
 
-	while ((part_ptr = list_next(itr))) {
-		prism_error_t err = { "" };
-		prism_ge_result_t r;
-
-		if (prism_ge_in_partition(pol, range, res, from,
-					  _partition(pol, part_ptr), &r,
-					  &err)) {
-			error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
-			r.slurm = res->slurm;
-		}
-		job_ptr->priority_array[i++] = r.slurm;
+	if (prism_ge_in_partition(a->pol, a->range, a->res, a->from,
+				  _partition(a->pol, part_ptr), &r, &err)) {
+		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
+		return a->res->slurm;
 	}
-	list_iterator_destroy(itr);
+	return r.slurm;
 }
 
 static void _log(const job_record_t *job_ptr, const prism_ge_result_t *r,
@@ -351,9 +344,11 @@ static void _store(const prism_ge_policy_t *pol, job_record_t *job_ptr,
 		   const prism_ge_result_t *res, uint32_t from,
 		   const prism_ge_range_t *range, const char *when)
 {
+	part_arg_t arg = { .pol = pol, .res = res, .from = from,
+			   .range = range };
+
 	_store_columns(pol, job_ptr, res);
-	if (job_ptr->part_ptr_list)
-		_priority_array(pol, job_ptr, res, from, range);
+	prism_job_parts_fill(job_ptr, _in_part, &arg);
 	_log(job_ptr, res, when);
 }
 
@@ -363,7 +358,8 @@ static void _store(const prism_ge_policy_t *pol, job_record_t *job_ptr,
  * Charge the CPU-seconds of 'job_ptr' between 'start' (0: none) and 'end'
  * to its association; returns the amount. Caller holds policy_lock.
  */
-static double _charge(job_record_t *job_ptr, time_t start, time_t end)
+static double _charge(ge_t *g, job_record_t *job_ptr, time_t start,
+		      time_t end)
 {
 	prism_error_t err = { "" };
 	double amount;
@@ -377,18 +373,18 @@ static double _charge(job_record_t *job_ptr, time_t start, time_t end)
 		return 0.0;
 	amount = prism_ge_usage_amount(prism_job_cpus(job_ptr),
 				       (double) (end - start));
-	if (prism_ge_usage_charge(prism_ge_usage(), job_ptr->assoc_id, amount,
+	if (prism_ge_usage_charge(g->usage, job_ptr->assoc_id, amount,
 				  &err)) {
-		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
+		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
 		return 0.0;
 	}
 	return amount;
 }
 
-extern void prism_ge_charge(job_record_t *job_ptr, time_t start, time_t end)
+static void _job_end(void *st, job_record_t *job_ptr, time_t last,
+		     time_t now)
 {
-	if (prism_ge_policy())
-		(void) _charge(job_ptr, start, end);
+	(void) _charge(st, job_ptr, last, now);
 }
 
 /* ---- the pass ----------------------------------------------------------- */
@@ -445,38 +441,33 @@ static void _counters(uint32_t **arr, uint32_t *cap, uint32_t n)
 		memset(*arr, 0, n * sizeof(**arr));
 }
 
-extern void prism_ge_pass_begin(const prism_ge_policy_t *pol, time_t now)
+/* Decay the share-tree usage, build the share tree from the association
+ * tree, forget the last pass's jobs. */
+static void _pass_begin(void *st, const prism_pass_t *pass)
 {
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .tres = READ_LOCK };
+	ge_t *g = st;
+	const prism_ge_policy_t *pol = g->pol;
 	prism_error_t err = { "" };
 
+	ge.g = NULL;
 	ge.pol = NULL;
+	ge.ok = false;
 	ge.n = ge.node_cnt = 0;
-	ge.now = now;
+	ge.now = pass->now;
 	if (!ge.assoc_node)
 		ge.assoc_node = prism_idmap_create();
 	prism_idmap_clear(ge.assoc_node);
 	if (!ge.core && !(ge.core = prism_ge_pass_create(&err))) {
-		error("%s: %s", plugin_type, err.text);
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
 		return;
 	}
-	assoc_mgr_lock(&locks);
-	prism_policy_lock();
-	if (pol && pol == prism_ge_policy()) {
-		prism_ge_usage_t *u = prism_ge_usage();
-
-		ge.pol = pol;
-		prism_ge_usage_decay(u, now,
-				     prism_ge_policy_params(pol)->halftime);
-		_cache_check();
-		_tres_map(pol);
-		if (assoc_mgr_root_assoc)
-			_tree_add(assoc_mgr_root_assoc, NONE, u);
-	}
-	prism_policy_unlock();
-	assoc_mgr_unlock(&locks);
-	if (!ge.pol)
-		return;
+	ge.g = g;
+	ge.pol = pol;
+	prism_ge_usage_decay(g->usage, pass->now,
+			     prism_ge_policy_params(pol)->halftime);
+	_tres_map(g);
+	if (assoc_mgr_root_assoc)
+		_tree_add(assoc_mgr_root_assoc, NONE, g->usage);
 	ge.nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
 	_counters(&ge.user_running, &ge.user_cap,
 		  prism_ge_count(pol, PRISM_GE_USER));
@@ -500,13 +491,13 @@ static void _running(job_record_t *job_ptr, time_t last)
 {
 	const prism_ge_policy_t *pol = ge.pol;
 	uint32_t node = _node(job_ptr), h;
-	double amount = _charge(job_ptr, last, ge.now);
+	double amount = _charge(ge.g, job_ptr, last, ge.now);
 
 	if (node != NONE) {
 		ge.nodes[node].running++;
 		ge.nodes[node].usage += amount;
 	}
-	h = _user(pol, job_ptr->user_id);
+	h = _user(ge.g, job_ptr->user_id);
 	if (h != NONE)
 		ge.user_running[h]++;
 	h = prism_ge_find(pol, PRISM_GE_ACCOUNT, job_ptr->account);
@@ -531,9 +522,13 @@ static void _jobs_grow(void)
 	}
 }
 
-extern void prism_ge_collect(job_record_t *job_ptr, time_t last)
+/* Charge and count a running job; keep a pending one's inputs. */
+static void _pass_charge(void *st, job_record_t *job_ptr,
+			 const prism_pass_t *pass)
 {
-	if (!ge.pol || !job_ptr->details)
+	time_t last = pass->decayed ? pass->last : 0;
+
+	if (ge.g != st || !job_ptr->details)
 		return;
 	if (IS_JOB_RUNNING(job_ptr)) {
 		_running(job_ptr, last);
@@ -542,7 +537,7 @@ extern void prism_ge_collect(job_record_t *job_ptr, time_t last)
 	if (!_wanted(job_ptr))
 		return;
 	_jobs_grow();
-	_inputs(ge.pol, job_ptr, &ge.jobs[ge.n],
+	_inputs(ge.g, job_ptr, &ge.jobs[ge.n],
 		ge.amount + (size_t) ge.n * ge.nres, ge.nres);
 	ge.jobs[ge.n].node = _node(job_ptr);
 	if (ge.jobs[ge.n].node != NONE && !ge.nodes[ge.jobs[ge.n].node].user)
@@ -550,12 +545,13 @@ extern void prism_ge_collect(job_record_t *job_ptr, time_t last)
 	ge.n++;
 }
 
-extern uint32_t prism_ge_pass_compute(void)
+/* The priorities of the jobs kept, without any lock. */
+static uint32_t _pass_batch(void *st, const prism_pass_t *pass)
 {
 	prism_error_t err = { "" };
 	prism_ge_input_t in;
 
-	if (!ge.pol)
+	if (ge.g != st)
 		return 0;
 	for (uint32_t i = 0; i < ge.n; i++)
 		ge.jobs[i].amount = ge.amount + (size_t) i * ge.nres;
@@ -569,32 +565,38 @@ extern uint32_t prism_ge_pass_compute(void)
 	};
 	if (prism_ge_pass_run(ge.core, &in, ge.jobs, ge.n, ge.res, &err)) {
 		error("%s: Grid Engine pass: %s; priorities unchanged",
-		      plugin_type, err.text);
+		      PRISM_PLUGIN_TYPE, err.text);
 		ge.n = 0;
 		return 0;
 	}
-	prism_policy_lock();
-	if (prism_ge_policy() == ge.pol) {
-		_cache_check();
-		cache.range = *prism_ge_pass_range(ge.core);
-	}
-	prism_policy_unlock();
+	ge.ok = true;
 	return ge.n;
 }
 
-extern bool prism_ge_store(uint32_t i)
+/* The last pass's ranges, for the jobs submitted until the next. */
+static void _pass_end(void *st, const prism_pass_t *pass)
+{
+	ge_t *g = st;
+
+	if (ge.g == g && ge.ok)
+		g->range = *prism_ge_pass_range(ge.core);
+}
+
+/* Result 'i' into its job, found again by id, when it is still pending,
+ * not held and not admin-set: priority, sprio columns, priority_array. */
+static bool _pass_store(void *st, uint32_t i, const prism_pass_t *pass)
 {
 	const prism_ge_result_t *res;
 	job_record_t *job_ptr;
 
-	if (!ge.pol || i >= ge.n)
+	if (ge.g != st || i >= ge.n)
 		return false;
 	job_ptr = find_job_record(ge.jobs[i].job_id);
 	/* it may have started, ended, been held or set by an admin since */
 	if (!job_ptr || !_wanted(job_ptr))
 		return false;
 	res = &ge.res[i];
-	prism_moab_release(job_ptr);
+	prism_hold_release(job_ptr);
 	_store(ge.pol, job_ptr, res, ge.jobs[i].partition,
 	       prism_ge_pass_range(ge.core), "");
 	if (job_ptr->priority == res->slurm)
@@ -605,40 +607,167 @@ extern bool prism_ge_store(uint32_t i)
 
 /* ---- submission --------------------------------------------------------- */
 
-extern uint32_t prism_ge_job_compute(job_record_t *job_ptr, time_t now)
+/* A submitted job's first priority, from its urgency and override
+ * tickets with the last pass's ranges; never 0. */
+static uint32_t _job_compute(void *st, job_record_t *job_ptr,
+			     const prism_pass_t *pass)
 {
-	const prism_ge_policy_t *pol = prism_ge_policy();
+	ge_t *g = st;
 	prism_error_t err = { "" };
 	prism_ge_result_t res;
 	prism_ge_job_t job;
 	uint32_t nres;
 
-	if (job_ptr->direct_set_prio && job_ptr->priority) {
-		prism_job_clear_factors(job_ptr);
-		return job_ptr->priority;
+	if (!g->tres_known)
+		_tres_map(g);
+	nres = prism_ge_count(g->pol, PRISM_GE_RESOURCE);
+	if (nres > g->amount_cap) {
+		xrecalloc(g->amount, nres, sizeof(*g->amount));
+		g->amount_cap = nres;
 	}
-	if (!job_ptr->details) {
-		error("%s: %pJ has no details, cannot set its priority",
-		      plugin_type, job_ptr);
-		prism_job_clear_factors(job_ptr);
-		return 0;
-	}
-	_cache_check();
-	if (!cache.tres_known)
-		_tres_map(pol);
-	nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
-	if (nres > cache.amount_cap) {
-		xrecalloc(cache.amount, nres, sizeof(*cache.amount));
-		cache.amount_cap = nres;
-	}
-	_inputs(pol, job_ptr, &job, cache.amount, nres);
-	if (prism_ge_estimate(pol, &cache.range, &job, now, &res, &err)) {
-		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
+	_inputs(g, job_ptr, &job, g->amount, nres);
+	if (prism_ge_estimate(g->pol, &g->range, &job, pass->now, &res,
+			      &err)) {
+		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
 		prism_job_clear_factors(job_ptr);
 		return 1;
 	}
-	prism_moab_release(job_ptr);
-	_store(pol, job_ptr, &res, job.partition, &cache.range,
+	prism_hold_release(job_ptr);
+	_store(g->pol, job_ptr, &res, job.partition, &g->range,
 	       " (submission)");
 	return res.slurm;
 }
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+static void _unload(void *st)
+{
+	ge_t *g = st;
+
+	if (!g)
+		return;
+	prism_ge_policy_free(g->pol);
+	prism_ge_usage_free(g->usage);
+	xfree(g->saved);
+	prism_idmap_free(g->users);
+	xfree(g->tres_pos);
+	xfree(g->amount);
+	xfree(g);
+}
+
+/* Read and parse the file 'path', log its notices (ignored parameters);
+ * the saved usage is read too (adopt decides whether it is used). */
+static void *_load(const char *path)
+{
+	prism_error_t err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	ge_t *g = xmalloc(sizeof(*g));
+
+	if (prism_file_read(path, &text, &len, &err) ||
+	    prism_ge_conf_parse(text, len, path, &g->pol, &err)) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		free(text);
+		g->pol = NULL;
+		_unload(g);
+		return NULL;
+	}
+	free(text);
+	for (size_t i = 0; i < prism_ge_policy_notice_count(g->pol); i++)
+		info("%s: %s", PRISM_PLUGIN_TYPE,
+		     prism_ge_policy_notice(g->pol, i));
+	g->users = prism_idmap_create();
+	if (!prism_state_file_read(USAGE_NAME, &g->saved, &g->saved_len))
+		g->saved = NULL;
+	return g;
+}
+
+/*
+ * The share-tree usage saved in StateSaveLocation (read at load), or a
+ * fresh one at 'now' (a damaged file is reported). NULL only when out of
+ * memory.
+ */
+static prism_ge_usage_t *_usage_saved(ge_t *g, time_t now)
+{
+	prism_ge_usage_t *u = NULL;
+	prism_error_t err = { "" };
+
+	if (g->saved &&
+	    prism_ge_usage_parse(g->saved, g->saved_len, &u, &err)) {
+		error("%s: %s/%s is damaged (%s); Grid Engine share-tree usage starts afresh",
+		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
+		      USAGE_NAME, err.text);
+		u = NULL;
+	}
+	if (!u && !(u = prism_ge_usage_create(now)))
+		error("%s: Grid Engine share-tree usage: out of memory",
+		      PRISM_PLUGIN_TYPE);
+	return u;
+}
+
+/* The usage of a Grid Engine policy in force goes on with the new one. */
+static int _adopt(void *st, const prism_policy_ops_t *prev_ops, void *prev,
+		  time_t now)
+{
+	ge_t *g = st, *old = (prev_ops == &prism_gridengine_ops) ? prev : NULL;
+
+	if (old && old->usage) {
+		g->usage = old->usage;
+		old->usage = NULL;
+	} else {
+		g->usage = _usage_saved(g, now);
+	}
+	xfree(g->saved);
+	return g->usage ? SLURM_SUCCESS : SLURM_ERROR;
+}
+
+static char *_usage_format(void *st, size_t *len)
+{
+	ge_t *g = st;
+	prism_error_t err = { "" };
+	size_t size;
+	char *buf;
+	int n;
+
+	if (!g->usage)
+		return NULL;
+	size = prism_ge_usage_format_size(g->usage);
+	buf = xmalloc(size);
+	n = prism_ge_usage_format(g->usage, buf, size, &err);
+	if (n < 0) {
+		error("%s: cannot format the Grid Engine share-tree usage: %s",
+		      PRISM_PLUGIN_TYPE, err.text);
+		xfree(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static bool _after_fs(const prism_pass_t *pass)
+{
+	return true;
+}
+
+const prism_policy_ops_t prism_gridengine_ops = {
+	.kind = PRISM_POLICY_GRIDENGINE,
+	.reads_file = true,
+	.load = _load,
+	.adopt = _adopt,
+	.unload = _unload,
+	.usage_file = USAGE_NAME,
+	.usage_format = _usage_format,
+	.fini = _fini,
+	.keeps_admin_prio = true,
+	.incr_only = false,
+	.job_compute = _job_compute,
+	.after_fs = _after_fs,
+	.pass_begin = _pass_begin,
+	.pass_charge = _pass_charge,
+	.pass_batch = _pass_batch,
+	.pass_store = _pass_store,
+	.pass_end = _pass_end,
+	.job_end = _job_end,
+	.sprio_part_row = _sprio_part_row,
+	.sprio_own_columns = true,
+};

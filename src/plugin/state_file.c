@@ -1,5 +1,5 @@
 /*****************************************************************************\
- *  prism_state_file.c - Prism's state file in StateSaveLocation:
+ *  state_file.c - Prism's state file in StateSaveLocation:
  *  read at start, written atomically (temporary file, fsync, rename) at
  *  the end of every recalculation pass. The text itself comes from the
  *  core (prism_state.c).
@@ -18,8 +18,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 
-#include "prism_adapter.h"
-#include "prism_state.h"
+#include "state_file.h"
 
 #define STATE_NAME "priority_prism_state"
 /* priority/multifactor's state: read and written too, so that switching
@@ -77,18 +76,18 @@ static int _replace_file(const char *name, const char *buf, size_t len)
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		error("%s: cannot create %s: %m", "priority/prism", tmp);
+		error("%s: cannot create %s: %m", PRISM_PLUGIN_TYPE, tmp);
 		goto done;
 	}
 	if (_write_all(fd, buf, len) || fsync(fd)) {
-		error("%s: cannot write %s: %m", "priority/prism", tmp);
+		error("%s: cannot write %s: %m", PRISM_PLUGIN_TYPE, tmp);
 		close(fd);
 		(void) unlink(tmp);
 		goto done;
 	}
 	close(fd);
 	if (rename(tmp, path)) {
-		error("%s: cannot rename %s to %s: %m", "priority/prism", tmp,
+		error("%s: cannot rename %s to %s: %m", PRISM_PLUGIN_TYPE, tmp,
 		      path);
 		(void) unlink(tmp);
 		goto done;
@@ -127,7 +126,7 @@ extern bool prism_state_file_read(const char *name, char **buf, size_t *len)
 	if (fd < 0) {
 		if (errno != ENOENT)
 			error("%s: cannot open %s: %m; ignored",
-			      "priority/prism", path);
+			      PRISM_PLUGIN_TYPE, path);
 		goto done;
 	}
 	while (true) {
@@ -142,7 +141,7 @@ extern bool prism_state_file_read(const char *name, char **buf, size_t *len)
 			continue;
 		if (n < 0) {
 			error("%s: cannot read %s: %m; ignored",
-			      "priority/prism", path);
+			      PRISM_PLUGIN_TYPE, path);
 			close(fd);
 			xfree(data);
 			goto done;
@@ -186,7 +185,7 @@ extern int prism_state_save(const prism_state_t *st)
 		return SLURM_SUCCESS;
 	len = prism_state_format(st, buf, sizeof(buf), &err);
 	if (len < 0) {
-		error("%s: cannot format state: %s", "priority/prism",
+		error("%s: cannot format state: %s", PRISM_PLUGIN_TYPE,
 		      err.text);
 		return SLURM_ERROR;
 	}
@@ -213,7 +212,7 @@ static bool _load_mf_state(prism_state_t *st)
 		goto done;
 	if (unpack_time(&last_ran, buffer) ||
 	    unpack_time(&last_reset, buffer)) {
-		error("%s: %s is incomplete, ignored", "priority/prism", path);
+		error("%s: %s is incomplete, ignored", PRISM_PLUGIN_TYPE, path);
 		goto done;
 	}
 	st->last_recalc = last_ran;
@@ -240,19 +239,19 @@ static bool _load_own_state(prism_state_t *st)
 	if (fd < 0) {
 		if (errno != ENOENT)
 			error("%s: cannot open %s: %m; ignored",
-			      "priority/prism", path);
+			      PRISM_PLUGIN_TYPE, path);
 		goto done;
 	}
 	len = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (len < 0) {
-		error("%s: cannot read %s: %m; ignored", "priority/prism",
+		error("%s: cannot read %s: %m; ignored", PRISM_PLUGIN_TYPE,
 		      path);
 		goto done;
 	}
 	if (prism_state_parse(buf, len, st, &err)) {
 		error("%s: state file %s is damaged (%s); ignored",
-		      "priority/prism", path, err.text);
+		      PRISM_PLUGIN_TYPE, path, err.text);
 		goto done;
 	}
 	ok = true;
@@ -275,13 +274,13 @@ extern void prism_state_load(prism_state_t *st)
 	if (have_mf && (!have_own || mf.last_recalc > own.last_recalc)) {
 		*st = mf;
 		info("%s: continuing from %s (last recalculation at %ld)",
-		     "priority/prism", MF_STATE_NAME, (long) st->last_recalc);
+		     PRISM_PLUGIN_TYPE, MF_STATE_NAME, (long) st->last_recalc);
 	} else if (have_own) {
 		*st = own;
 		debug("%s: state loaded, last recalculation at %ld",
-		      "priority/prism", (long) st->last_recalc);
+		      PRISM_PLUGIN_TYPE, (long) st->last_recalc);
 	} else {
 		*st = (prism_state_t) { 0 };
-		info("%s: no saved state, starting fresh", "priority/prism");
+		info("%s: no saved state, starting fresh", PRISM_PLUGIN_TYPE);
 	}
 }

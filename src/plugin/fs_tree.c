@@ -1,5 +1,5 @@
 /*****************************************************************************\
- *  prism_fs_tree.c - fair-share over the association tree: copies the
+ *  fs_tree.c - fair-share over the association tree: copies the
  *  tree assoc_mgr keeps into the core's node arrays, runs Fair Tree or
  *  the classic algorithm there, and writes the results back into the
  *  association usage records sshare reads.
@@ -10,7 +10,7 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/xmalloc.h"
 
-#include "prism_adapter.h"
+#include "fs_tree.h"
 #include "prism_fairtree.h"
 #include "prism_fs.h"
 
@@ -88,7 +88,7 @@ static void _fair_tree(void)
 
 	if (prism_fairtree_run(nodes, n, kids, n - 1, g_user_assoc_count,
 			       &err)) {
-		error("%s: Fair Tree: %s", "priority/prism", err.text);
+		error("%s: Fair Tree: %s", PRISM_PLUGIN_TYPE, err.text);
 		return;
 	}
 	assoc_mgr_root_assoc->usage->level_fs = nodes[0].level_fs;
@@ -221,4 +221,31 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 	return prism_fs_factor(fs_assoc->usage->usage_efctv,
 			       fs_assoc->usage->shares_norm,
 			       slurm_conf.fs_dampening_factor);
+}
+
+/* Normalise the shares of 'children' and their subtrees again. */
+static void _normalize_shares(List children)
+{
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator itr;
+
+	if (!children)
+		return;
+	itr = list_iterator_create(children);
+	while ((assoc = list_next(itr))) {
+		assoc_mgr_normalize_assoc_shares(assoc);
+		if (!assoc->user)
+			_normalize_shares(assoc->usage->children_list);
+	}
+	list_iterator_destroy(itr);
+}
+
+extern void prism_fs_tree_renormalize(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_root_assoc)
+		_normalize_shares(assoc_mgr_root_assoc->usage->children_list);
+	assoc_mgr_unlock(&locks);
 }

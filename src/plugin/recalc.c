@@ -1,15 +1,15 @@
 /*****************************************************************************\
- *  prism_recalc.c - the recalculation thread. Every PriorityCalcPeriod it
+ *  recalc.c - the recalculation thread. Every PriorityCalcPeriod it
  *  resets usage when due, decays usage, charges running jobs, updates
- *  fair-share over the association tree, recomputes the priority of every
- *  job that needs it, and saves Prism's state.
+ *  fair-share over the association tree, has the policy in force
+ *  recompute the priority of every job that needs it, and saves Prism's
+ *  state.
  *
  *  The steps and their order follow Slurm's multifactor plugin, so the
- *  usage and priorities agree with it pass for pass. Under the Grid
- *  Engine policy the priority step is different: one walk collects the
- *  pending jobs (while charging usage), the core computes them all at
- *  once without any lock, and the results are written back in slices,
- *  each job found again by its id.
+ *  usage and priorities agree with it pass for pass. A policy that
+ *  computes all pending jobs at once (policy_ops.h: pass_batch) has them
+ *  collected while usage is charged, computed without any lock, and
+ *  written back in slices, each job found again by its id.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -23,7 +23,12 @@
 #include "src/common/site_factor.h"
 #include "src/slurmctld/locks.h"
 
-#include "prism_adapter.h"
+#include "fs_tree.h"
+#include "hold.h"
+#include "policy.h"
+#include "recalc.h"
+#include "state_file.h"
+#include "usage_slurm.h"
 
 static pthread_t thread;
 static bool thread_running;
@@ -36,19 +41,10 @@ static prism_state_t state;
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct {
-	prism_prio_conf_t conf;
-	prism_world_t world;
-	time_t now;
-	time_t last;		/* end of the previous pass, 0: none */
+	prism_pass_t p;		/* what the policy's hooks see */
+	prism_policy_inst_t *inst;	/* the policy of this pass */
+	bool in_force;		/* inst is in force (per slice) */
 	bool with_dbd;		/* usage is only kept with slurmdbd */
-	bool decayed;		/* time passed since the last pass */
-	bool moab;		/* the Moab policy computes priorities (set
-				 * per slice, under policy_lock) */
-	const prism_ge_policy_t *ge;	/* the Grid Engine policy of this
-					 * pass (prism_ge_policy_get()) */
-	bool ge_in_force;	/* a Grid Engine policy is in force and it is
-				 * pass->ge (per slice, under policy_lock) */
-	bool ge_other;		/* another Grid Engine policy is in force */
 	uint32_t changed;
 	uint32_t slices;
 } pass_t;
@@ -74,69 +70,50 @@ extern time_t prism_recalc_last_ran(void)
 
 /*
  * Does the pass recompute 'job_ptr'? Held jobs (priority 0) never, but for
- * those Prism itself holds under the Moab policy's REJECTNEGPRIOJOBS.
+ * those Prism itself holds (the Moab policy's REJECTNEGPRIOJOBS).
  */
 static bool _needs_priority(const job_record_t *job_ptr, const pass_t *pass)
 {
 	if (!job_ptr->priority)
-		return IS_JOB_PENDING(job_ptr) && prism_moab_held(job_ptr);
+		return IS_JOB_PENDING(job_ptr) && prism_hold_is_ours(job_ptr);
 	if (IS_JOB_POWER_UP_NODE(job_ptr))
 		return false;
 	if (IS_JOB_PENDING(job_ptr))
 		return true;
-	return pass->conf.flags & PRISM_F_CALCULATE_RUNNING;
+	return pass->p.conf.flags & PRISM_F_CALCULATE_RUNNING;
 }
 
 /*
- * Charge the usage of a running job since the last pass. Returns false
- * when the job is done with (finished, or its end already settled).
- * Caller holds the job write lock and the assoc_mgr charge locks.
+ * Charge the usage of a running job since the last pass: the policy's
+ * own, then Slurm's. Returns false when the job is done with (finished,
+ * or its end already settled). Caller holds the job write lock, the
+ * assoc_mgr charge locks and policy_lock.
  */
-static bool _charge(job_record_t *job_ptr, const pass_t *pass)
+static bool _charge(job_record_t *job_ptr, pass_t *pass)
 {
+	if (pass->in_force)
+		prism_policy_charge(pass->inst, job_ptr, &pass->p);
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
-	if (pass->moab) {
-		if (pass->decayed && !IS_JOB_PENDING(job_ptr))
-			prism_moab_charge(job_ptr, pass->last, pass->now);
-		prism_moab_count_active(job_ptr);
-	}
 	if (!pass->with_dbd)
 		return true;
-	if (((pass->conf.flags & PRISM_F_CALCULATE_RUNNING) ||
+	if (((pass->p.conf.flags & PRISM_F_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
 	    job_ptr->assoc_ptr)
-		return prism_usage_charge_job_locked(job_ptr, pass->last,
-						     pass->now, false);
+		return prism_usage_charge_job_locked(job_ptr, pass->p.last,
+						     pass->p.now, false);
 	return true;
 }
 
-/* Caller holds the job write lock and the assoc_mgr locks of the step. */
+/* Caller holds the job write lock, the assoc_mgr locks of the step and
+ * policy_lock. */
 static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 {
-	uint32_t prio;
-
-	/* reconfigured to the Grid Engine policy since the pass began */
-	if (pass->ge_in_force || pass->ge_other)
+	if (!pass->in_force || !_needs_priority(job_ptr, pass))
 		return;
-	if (!_needs_priority(job_ptr, pass))
-		return;
-	if (pass->moab) {
-		prio = prism_moab_job_compute(job_ptr, pass->now);
-	} else {
-		prio = prism_job_compute(job_ptr, &pass->conf, &pass->world,
-					 pass->now);
-		prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
-					 job_ptr->priority, prio);
-		/* held by the Moab policy before a reconfigure */
-		if (prio)
-			prism_moab_release(job_ptr);
-	}
-	if (prio != job_ptr->priority) {
-		job_ptr->priority = prio;
+	if (prism_policy_compute(pass->inst, job_ptr, &pass->p))
 		pass->changed++;
-	}
 }
 
 static void _charge_and_set(job_record_t *job_ptr, pass_t *pass)
@@ -148,13 +125,6 @@ static void _charge_and_set(job_record_t *job_ptr, pass_t *pass)
 static void _charge_only(job_record_t *job_ptr, pass_t *pass)
 {
 	(void) _charge(job_ptr, pass);
-}
-
-static void _charge_and_collect(job_record_t *job_ptr, pass_t *pass)
-{
-	(void) _charge(job_ptr, pass);
-	if (pass->ge_in_force)
-		prism_ge_collect(job_ptr, pass->decayed ? pass->last : 0);
 }
 
 /* One walk over all jobs: what to do per job and which locks it needs. */
@@ -172,8 +142,6 @@ typedef struct {
 /* (the classic algorithm also fills a user's effective usage on demand) */
 static const step_t charge_and_set = { _charge_and_set, CHARGE_LOCKS, true };
 static const step_t charge_only = { _charge_only, CHARGE_LOCKS, true };
-static const step_t charge_and_collect = { _charge_and_collect, CHARGE_LOCKS,
-					   true };
 static const step_t set_fair_tree = {
 	_set_priority, { .assoc = READ_LOCK, .qos = READ_LOCK }, false };
 
@@ -184,16 +152,6 @@ static int64_t _usec_since(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000000 +
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
-}
-
-/* What the policy in force is, for a slice. Caller holds policy_lock. */
-static void _policy_check(pass_t *pass)
-{
-	const prism_ge_policy_t *ge = prism_ge_policy();
-
-	pass->moab = prism_moab_policy() != NULL;
-	pass->ge_in_force = ge && ge == pass->ge;
-	pass->ge_other = ge && ge != pass->ge;
 }
 
 /*
@@ -235,14 +193,13 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 				return;
 			}
 			itr = list_iterator_create(*prism_ctl.job_list);
-			prism_world_get(&pass->world);
-			if (step->site_update && pass->decayed)
+			prism_world_get(&pass->p.world);
+			if (step->site_update && pass->p.decayed)
 				site_factor_g_update();
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		assoc_mgr_lock(&locks);
-		prism_policy_lock();
-		_policy_check(pass);
+		pass->in_force = prism_policy_slice_begin(pass->inst);
 		while (true) {
 			job_record_t *job_ptr;
 
@@ -254,7 +211,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 			}
 			step->fn(job_ptr, pass);
 		}
-		prism_policy_unlock();
+		prism_policy_slice_end();
 		assoc_mgr_unlock(&locks);
 		if (done)
 			list_iterator_destroy(itr);
@@ -268,10 +225,11 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 }
 
 /*
- * Write the Grid Engine results back in slices as _walk_jobs() walks the
- * jobs; stops when the policy of the pass is no longer in force.
+ * Write the results of a batched policy back in slices as _walk_jobs()
+ * walks the jobs; stops when the policy of the pass is no longer in
+ * force.
  */
-static void _walk_ge_results(uint32_t n, pass_t *pass)
+static void _walk_results(uint32_t n, pass_t *pass)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
@@ -285,15 +243,13 @@ static void _walk_ge_results(uint32_t n, pass_t *pass)
 
 		lock_slurmctld(job_write_lock);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		prism_policy_lock();
-		_policy_check(pass);
-		in_force = pass->ge_in_force;
+		in_force = prism_policy_slice_begin(pass->inst);
 		while (in_force && i < n &&
 		       !_slice_done(&t0, ++k, PRISM_SLICE_CHECK_STORE)) {
-			if (prism_ge_store(i++))
+			if (prism_policy_store(pass->inst, i++, &pass->p))
 				pass->changed++;
 		}
-		prism_policy_unlock();
+		prism_policy_slice_end();
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
 		unlock_slurmctld(job_write_lock);
@@ -306,65 +262,62 @@ static void _walk_ge_results(uint32_t n, pass_t *pass)
 }
 
 /*
- * The Grid Engine priority step: collect the pending jobs while charging
- * usage, update fair-share (what sshare shows), compute, write back.
+ * The priority step of a policy that computes after fair-share: charge
+ * (and collect), update fair-share (what sshare shows), then compute per
+ * job, or all at once and write back.
  */
-static void _ge_step(pass_t *pass)
+static void _after_fs_step(pass_t *pass, bool began)
 {
 	uint32_t n;
 
-	pass->ge = prism_ge_policy_get();
-	prism_ge_pass_begin(pass->ge, pass->now);
-	_walk_jobs(&charge_and_collect, pass);
-	prism_fs_tree_update(&pass->conf);
-	n = prism_ge_pass_compute();
+	_walk_jobs(&charge_only, pass);
+	prism_fs_tree_update(&pass->p.conf);
+	if (!prism_policy_batched(pass->inst)) {
+		_walk_jobs(&set_fair_tree, pass);
+		return;
+	}
+	if (!began)
+		return;
+	n = prism_policy_batch(pass->inst, &pass->p);
 	if (n)
-		_walk_ge_results(n, pass);
-	prism_ge_policy_put(pass->ge);
-	pass->ge = NULL;
+		_walk_results(n, pass);
 }
 
-extern void prism_recalc_pass(void)
+/* Recalculate every job now (one pass). */
+static void _pass(void)
 {
-	pass_t pass = { .now = time(NULL), .last = prism_recalc_last_ran(),
+	pass_t pass = { .p = { .now = time(NULL),
+			       .last = prism_recalc_last_ran(),
+			       .recalc = true },
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
-	prism_policy_t kind = prism_policy_kind();
-	bool moab = kind == PRISM_POLICY_MOAB;
-	bool ge = kind == PRISM_POLICY_GRIDENGINE;
-	bool fair_tree;
+	bool after_fs, began;
 
-	prism_conf_get(&pass.conf);
-	/* the Moab and Grid Engine policies charge, then compute, as Fair
-	 * Tree does */
-	fair_tree = (pass.conf.flags & PRISM_F_FAIR_TREE) || moab || ge;
-	if (moab)
-		prism_moab_roll(pass.now);
-	prism_usage_reset_if_due(&next, pass.now);
-	if (!fair_tree)
-		prism_fs_tree_update(&pass.conf);
-	pass.decayed = pass.last && pass.now > pass.last;
-	if (pass.decayed) {
-		prism_usage_decay(pass.last, pass.now);
-		if (!fair_tree)
+	prism_conf_get(&pass.p.conf);
+	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
+	pass.inst = prism_policy_get();
+	after_fs = prism_policy_after_fs(pass.inst, &pass.p);
+	began = prism_policy_pass_begin(pass.inst, &pass.p);
+	prism_usage_reset_if_due(&next, pass.p.now);
+	if (!after_fs)
+		prism_fs_tree_update(&pass.p.conf);
+	if (pass.p.decayed) {
+		prism_usage_decay(pass.p.last, pass.p.now);
+		if (!after_fs)
 			_walk_jobs(&charge_and_set, &pass);
 	}
-	if (ge) {
-		_ge_step(&pass);
-	} else if (fair_tree) {
-		_walk_jobs(&charge_only, &pass);
-		prism_fs_tree_update(&pass.conf);
-		_walk_jobs(&set_fair_tree, &pass);
-	}
+	if (after_fs)
+		_after_fs_step(&pass, began);
+	prism_policy_pass_end(pass.inst, &pass.p);
+	prism_policy_put(pass.inst);
 	log_flag(PRIO, "%s: pass done in %u slices, %u priorities changed",
-		 "priority/prism", pass.slices, pass.changed);
+		 PRISM_PLUGIN_TYPE, pass.slices, pass.changed);
 
-	next.last_recalc = pass.now;
+	next.last_recalc = pass.p.now;
 	slurm_mutex_lock(&last_lock);
 	state = next;
 	slurm_mutex_unlock(&last_lock);
-	prism_moab_usage_save();
-	prism_ge_usage_save();
+	prism_policy_save();
 	(void) prism_state_save(&next);
 	/*
 	 * slurmctld itself saves association usage only every 5 minutes and
@@ -372,13 +325,13 @@ extern void prism_recalc_pass(void)
 	 * older usage while Prism's state says it was charged. Saving it
 	 * after every pass that charged keeps the two within one pass.
 	 */
-	if (pass.decayed && pass.with_dbd) {
+	if (pass.p.decayed && pass.with_dbd) {
 		struct timespec t0;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		(void) dump_assoc_mgr_state();
 		log_flag(PRIO, "%s: association usage saved in %" PRId64 " us",
-			 "priority/prism", _usec_since(&t0));
+			 PRISM_PLUGIN_TYPE, _usec_since(&t0));
 	}
 }
 
@@ -392,7 +345,7 @@ static void *_recalc_loop(void *arg)
 	slurm_mutex_lock(&wake_lock);
 	while (!stopping) {
 		slurm_mutex_unlock(&wake_lock);
-		prism_recalc_pass();
+		_pass();
 		slurm_mutex_lock(&wake_lock);
 		next.tv_sec += slurm_conf.priority_calc_period ?
 			       slurm_conf.priority_calc_period : 1;
@@ -424,7 +377,7 @@ extern int prism_recalc_start(void)
 	rc = pthread_create(&thread, NULL, _recalc_loop, NULL);
 	if (rc) {
 		error("%s: cannot start the recalculation thread: %s",
-		      "priority/prism", strerror(rc));
+		      PRISM_PLUGIN_TYPE, strerror(rc));
 		return SLURM_ERROR;
 	}
 	thread_running = true;

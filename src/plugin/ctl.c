@@ -1,0 +1,178 @@
+/*****************************************************************************\
+ *  ctl.c - the controller's globals, the multifactor configuration
+ *  snapshot (weights, flags, PriorityWeightTRES) and the cluster's size.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+
+#include "ctl.h"
+
+prism_ctl_t prism_ctl;
+
+static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
+static prism_prio_conf_t conf;
+
+/*
+ * PriorityWeightTRES arrays. conf.weight_tres points to the newest; every
+ * snapshot prism_conf_get() handed out shares it without a reference, and
+ * a recalculation pass may use its snapshot long after a reconfig. So an
+ * array is never changed or freed once published: a reconfig that changes
+ * the weights publishes a new one and keeps the old one here until fini().
+ * A reconfig with the same weights publishes nothing, so this list only
+ * grows when an operator edits PriorityWeightTRES.
+ */
+static List tres_weight_arrays;	/* of double[], under conf_lock */
+
+/* Slurm's PriorityFlags bits and the core's names for them. */
+static const struct {
+	uint16_t slurm;
+	uint32_t core;
+} flag_map[] = {
+	{ PRIORITY_FLAGS_ACCRUE_ALWAYS, PRISM_F_ACCRUE_ALWAYS },
+	{ PRIORITY_FLAGS_MAX_TRES, PRISM_F_MAX_TRES },
+	{ PRIORITY_FLAGS_SIZE_RELATIVE, PRISM_F_SIZE_RELATIVE },
+	{ PRIORITY_FLAGS_DEPTH_OBLIVIOUS, PRISM_F_DEPTH_OBLIVIOUS },
+	{ PRIORITY_FLAGS_CALCULATE_RUNNING, PRISM_F_CALCULATE_RUNNING },
+	{ PRIORITY_FLAGS_FAIR_TREE, PRISM_F_FAIR_TREE },
+	{ PRIORITY_FLAGS_INCR_ONLY, PRISM_F_INCR_ONLY },
+	{ PRIORITY_FLAGS_NO_NORMAL_ASSOC, PRISM_F_NO_NORMAL_ASSOC },
+	{ PRIORITY_FLAGS_NO_NORMAL_PART, PRISM_F_NO_NORMAL_PART },
+	{ PRIORITY_FLAGS_NO_NORMAL_QOS, PRISM_F_NO_NORMAL_QOS },
+	{ PRIORITY_FLAGS_NO_NORMAL_TRES, PRISM_F_NO_NORMAL_TRES },
+};
+
+static uint32_t _core_flags(uint16_t slurm_flags)
+{
+	uint32_t core = 0;
+
+	for (size_t i = 0; i < sizeof(flag_map) / sizeof(flag_map[0]); i++)
+		if (slurm_flags & flag_map[i].slurm)
+			core |= flag_map[i].core;
+	return core;
+}
+
+/* Are the weights 'a' and 'b' of 'cnt' TRES the same? */
+static bool _same_weights(const double *a, const double *b, uint32_t cnt)
+{
+	return !memcmp(a, b, sizeof(double) * cnt);
+}
+
+/*
+ * Publish the PriorityWeightTRES array 'w' of 'tres_cnt' entries (taken
+ * over; NULL: not set) into 'c'. Caller holds conf_lock.
+ */
+static void _tres_weights_publish(prism_prio_conf_t *c, double *w,
+				  uint32_t tres_cnt)
+{
+	if (!w)
+		return;
+	if (conf.weight_tres && (conf.tres_cnt == tres_cnt) &&
+	    _same_weights(conf.weight_tres, w, tres_cnt)) {
+		xfree(w);
+		w = (double *) conf.weight_tres;
+	} else {
+		if (!tres_weight_arrays)
+			tres_weight_arrays = list_create(xfree_ptr);
+		list_append(tres_weight_arrays, w);
+	}
+	c->weight_tres = w;
+	c->tres_cnt = tres_cnt;
+}
+
+extern void prism_conf_load(void)
+{
+	prism_prio_conf_t c = {
+		.weight_age = slurm_conf.priority_weight_age,
+		.weight_assoc = slurm_conf.priority_weight_assoc,
+		.weight_fs = slurm_conf.priority_weight_fs,
+		.weight_js = slurm_conf.priority_weight_js,
+		.weight_part = slurm_conf.priority_weight_part,
+		.weight_qos = slurm_conf.priority_weight_qos,
+		.max_age = slurm_conf.priority_max_age,
+		.flags = _core_flags(slurm_conf.priority_flags),
+		.favor_small = slurm_conf.priority_favor_small,
+	};
+	double *weight_tres = NULL;
+	uint32_t tres_cnt = 0;
+
+	/*
+	 * Only slurmctld has TRES to weigh; elsewhere (sshare) Slurm's parser
+	 * would find none and fail. Parsed outside conf_lock: the parser
+	 * takes assoc_mgr's TRES lock, and conf_lock stays a leaf lock.
+	 */
+	if (prism_ctl_tres_cnt() > 0) {
+		tres_cnt = prism_ctl_tres_cnt();
+		weight_tres = slurm_get_tres_weight_array(
+			slurm_conf.priority_weight_tres, tres_cnt, true);
+	}
+
+	/* As Slurm's plugin: age and fair-share need slurmdbd's data. */
+	if (prism_in_controller() && !slurm_with_slurmdbd()) {
+		if (c.weight_age)
+			error("PriorityWeightAge can only be used with SlurmDBD, ignoring");
+		if (c.weight_fs)
+			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
+		c.weight_age = 0;
+		c.weight_fs = 0;
+	}
+
+	slurm_mutex_lock(&conf_lock);
+	_tres_weights_publish(&c, weight_tres, tres_cnt);
+	conf = c;
+	slurm_mutex_unlock(&conf_lock);
+}
+
+extern void prism_conf_free(void)
+{
+	slurm_mutex_lock(&conf_lock);
+	conf = (prism_prio_conf_t) { 0 };
+	FREE_NULL_LIST(tres_weight_arrays);
+	slurm_mutex_unlock(&conf_lock);
+}
+
+extern void prism_conf_get(prism_prio_conf_t *out)
+{
+	slurm_mutex_lock(&conf_lock);
+	*out = conf;
+	slurm_mutex_unlock(&conf_lock);
+}
+
+extern void prism_world_get(prism_world_t *world)
+{
+	world->cluster_cpus = prism_ctl.cluster_cpus ?
+			      *prism_ctl.cluster_cpus : 0;
+	world->node_count = node_record_count > 0 ? node_record_count : 0;
+}
+
+extern bool prism_in_controller(void)
+{
+	return prism_ctl.job_list != NULL;
+}
+
+extern uint32_t prism_ctl_tres_cnt(void)
+{
+	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
+		return 0;
+	return *prism_ctl.tres_cnt;
+}
+
+extern void prism_ctl_find(void)
+{
+	prism_ctl.job_list = dlsym(RTLD_DEFAULT, "job_list");
+	prism_ctl.cluster_cpus = dlsym(RTLD_DEFAULT, "cluster_cpus");
+	prism_ctl.tres_cnt = dlsym(RTLD_DEFAULT, "slurmctld_tres_cnt");
+	prism_ctl.last_job_update = dlsym(RTLD_DEFAULT, "last_job_update");
+	prism_ctl.acct_db_conn = dlsym(RTLD_DEFAULT, "acct_db_conn");
+	if (!prism_ctl.job_list || !prism_ctl.cluster_cpus ||
+	    !prism_ctl.tres_cnt || !prism_ctl.last_job_update ||
+	    !prism_ctl.acct_db_conn)
+		prism_ctl = (prism_ctl_t) { 0 };
+}

@@ -1,0 +1,72 @@
+/*****************************************************************************\
+ *  ctl.h - what the whole adapter reads from slurmctld: the controller's
+ *  globals, the multifactor configuration snapshot, the cluster's size.
+ *
+ *  The bottom of the adapter: it includes no other adapter header.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_CTL_H
+#define PRISM_CTL_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "src/common/list.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "prism_prio.h"
+
+/* The plugin's name, for messages (priority_prism.c's plugin_type). */
+#define PRISM_PLUGIN_TYPE "priority/prism"
+
+/*
+ * Controller globals. They are looked up at init() rather than linked, so
+ * the plugin also loads inside client commands (sshare loads the priority
+ * plugin for its fair-share column) without defining or exporting them.
+ */
+typedef struct {
+	List *job_list;
+	uint32_t *cluster_cpus;
+	int *tres_cnt;
+	time_t *last_job_update;
+	void **acct_db_conn;
+} prism_ctl_t;
+
+/* Filled by prism_ctl_find(); all NULL when not running inside slurmctld. */
+extern prism_ctl_t prism_ctl;
+
+/* Look the controller globals up (init). */
+extern void prism_ctl_find(void);
+
+/* True when loaded by slurmctld (the controller globals were found). */
+extern bool prism_in_controller(void);
+
+/* The number of TRES slurmctld tracks now (its arrays' length), 0 outside
+ * the controller. */
+extern uint32_t prism_ctl_tres_cnt(void);
+
+/*
+ * A consistent copy of the configuration (thread-safe). Its weight_tres
+ * array is shared, stays valid and unchanged until prism_conf_free(), and
+ * is not released by the caller.
+ */
+extern void prism_conf_get(prism_prio_conf_t *conf);
+
+/*
+ * Re-read the configuration from slurm_conf; inside slurmctld also
+ * PriorityWeightTRES, with Slurm's parser (fatal() on a bad string, as
+ * multifactor). Takes the assoc_mgr TRES lock (through Slurm's parser),
+ * then conf_lock, a leaf.
+ */
+extern void prism_conf_load(void);
+
+/* Forget the configuration (fini); no snapshot may be in use any more. */
+extern void prism_conf_free(void);
+
+/* The cluster's size as the job-size factor needs it. */
+extern void prism_world_get(prism_world_t *world);
+
+#endif /* PRISM_CTL_H */

@@ -1,0 +1,48 @@
+/*****************************************************************************\
+ *  fs_tree.h - multifactor's fair-share over slurmctld's association
+ *  tree (Fair Tree or the classic algorithm): the fields sshare reads,
+ *  and a job's fair-share factor.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_FS_TREE_H
+#define PRISM_FS_TREE_H
+
+#include "ctl.h"
+
+/*
+ * Recompute the fair-share fields of every association (usage_norm,
+ * usage_efctv, level_fs, fs_factor) for the configured algorithm.
+ * Takes the assoc_mgr write lock itself.
+ */
+extern void prism_fs_tree_update(const prism_prio_conf_t *conf);
+
+/* Free what the fair-share pass keeps between passes. */
+extern void prism_fs_tree_fini(void);
+
+/*
+ * Set usage_norm and (classic, DEPTH_OBLIVIOUS, FairShare=parent)
+ * usage_efctv of one association from its raw usage, as
+ * priority_p_set_assoc_usage does. 'flags' are PRISM_F_* bits. Caller
+ * holds the assoc_mgr assoc write lock.
+ */
+extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
+				     uint32_t flags);
+
+/*
+ * Normalise the shares of every association again (after a switch
+ * between Fair Tree and the classic algorithm, which normalise them
+ * differently). Takes the assoc_mgr assoc write lock itself.
+ */
+extern void prism_fs_tree_renormalize(void);
+
+/*
+ * The fair-share factor in [0,1] of 'job_ptr'. Caller holds the assoc_mgr
+ * assoc read lock (write lock for the classic algorithm, which fills a
+ * user's effective usage on first use).
+ */
+extern double prism_fs_job_factor(job_record_t *job_ptr,
+				  const prism_prio_conf_t *conf);
+
+#endif /* PRISM_FS_TREE_H */

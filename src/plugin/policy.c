@@ -1,0 +1,321 @@
+/*****************************************************************************\
+ *  policy.c - the dispatcher: which policy computes priorities
+ *  (PriorityParameters policy=), its instance's life, and every call from
+ *  the entry points, the recalculation thread and sprio into it.
+ *
+ *  What every policy shares is done here once: an admin-set priority
+ *  kept, a job without details refused, PriorityFlags=INCR_ONLY, the
+ *  release of Prism's own hold, whether the instance is still in force.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <pthread.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/xmalloc.h"
+
+#include "hold.h"
+#include "jobrec.h"
+#include "policy.h"
+#include "state_file.h"
+
+struct prism_policy_inst {
+	const prism_policy_ops_t *ops;
+	void *st;		/* ops->load()'s result */
+	int refs;		/* the pointer in force holds one; each user one */
+};
+
+/* The registry: one line per policy. */
+static const prism_policy_ops_t *const registry[] = {
+	&prism_multifactor_ops,
+	&prism_moab_ops,
+	&prism_gridengine_ops,
+};
+
+static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
+static prism_policy_inst_t *cur;	/* in force, under policy_lock */
+
+/* Before the first load (and outside slurmctld): multifactor, stateless. */
+static prism_policy_inst_t fallback = { &prism_multifactor_ops, NULL, 1 };
+
+static const prism_policy_ops_t *_ops_of(prism_policy_t kind)
+{
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i]->kind == kind)
+			return registry[i];
+	return NULL;
+}
+
+/* The instance in force. Caller holds policy_lock. */
+static prism_policy_inst_t *_cur(void)
+{
+	return cur ? cur : &fallback;
+}
+
+/* Drop a reference; the last one frees. Caller holds policy_lock. */
+static void _unref(prism_policy_inst_t *inst)
+{
+	if (!inst || inst == &fallback || --inst->refs > 0)
+		return;
+	inst->ops->unload(inst->st);
+	xfree(inst);
+}
+
+extern int prism_policy_load(bool at_start)
+{
+	prism_params_t params;
+	prism_error_t err = { "" };
+	const prism_policy_ops_t *ops;
+	prism_policy_inst_t *inst, *old;
+	char path[PRISM_PARAMS_MAX + 64];
+	void *st;
+	int rc = SLURM_SUCCESS;
+
+	if (prism_params_parse(slurm_conf.priority_params, &params, &err)) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		return SLURM_ERROR;
+	}
+	if (!(ops = _ops_of(params.policy))) {
+		error("%s: policy=%s is not built in", PRISM_PLUGIN_TYPE,
+		      prism_policy_name(params.policy));
+		return SLURM_ERROR;
+	}
+	if (ops->reads_file &&
+	    prism_params_config_path(&params, slurm_conf.slurm_conf, path,
+				     sizeof(path), &err)) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		return SLURM_ERROR;
+	}
+	/* files are read here, without policy_lock */
+	if (!(st = ops->load(ops->reads_file ? path : NULL)))
+		return SLURM_ERROR;
+
+	inst = xmalloc(sizeof(*inst));
+	*inst = (prism_policy_inst_t) { .ops = ops, .st = st, .refs = 1 };
+	slurm_mutex_lock(&policy_lock);
+	old = cur;
+	if (ops->adopt)
+		rc = ops->adopt(st, old ? old->ops : NULL, old ? old->st : NULL,
+				time(NULL));
+	if (rc == SLURM_SUCCESS) {
+		cur = inst;
+		_unref(old);
+	} else {
+		_unref(inst);
+	}
+	slurm_mutex_unlock(&policy_lock);
+	if (rc != SLURM_SUCCESS)
+		return SLURM_ERROR;
+
+	if (ops->reads_file)
+		info("%s: policy=%s from %s%s", PRISM_PLUGIN_TYPE,
+		     prism_policy_name(params.policy), path,
+		     at_start ? "" : " (reconfigured)");
+	else if (!at_start)
+		debug("%s: policy=%s", PRISM_PLUGIN_TYPE,
+		      prism_policy_name(params.policy));
+	return SLURM_SUCCESS;
+}
+
+extern void prism_policy_save(void)
+{
+	const prism_policy_ops_t *ops;
+	char *buf = NULL;
+	size_t len = 0;
+
+	slurm_mutex_lock(&policy_lock);
+	ops = _cur()->ops;
+	if (ops->usage_format)
+		buf = ops->usage_format(_cur()->st, &len);
+	slurm_mutex_unlock(&policy_lock);
+	if (!buf)
+		return;
+	(void) prism_state_file_write(ops->usage_file, buf, len);
+	xfree(buf);
+}
+
+extern void prism_policy_fini(void)
+{
+	slurm_mutex_lock(&policy_lock);
+	_unref(cur);
+	cur = NULL;
+	slurm_mutex_unlock(&policy_lock);
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i]->fini)
+			registry[i]->fini();
+}
+
+extern prism_policy_inst_t *prism_policy_get(void)
+{
+	prism_policy_inst_t *inst;
+
+	slurm_mutex_lock(&policy_lock);
+	inst = _cur();
+	inst->refs++;
+	slurm_mutex_unlock(&policy_lock);
+	return inst;
+}
+
+extern void prism_policy_put(prism_policy_inst_t *inst)
+{
+	slurm_mutex_lock(&policy_lock);
+	_unref(inst);
+	slurm_mutex_unlock(&policy_lock);
+}
+
+/*
+ * The priority of 'job' under 'inst', with what every policy shares.
+ * Locks as ops->job_compute().
+ */
+static uint32_t _compute(prism_policy_inst_t *inst, job_record_t *job,
+			 const prism_pass_t *pass)
+{
+	if (inst->ops->keeps_admin_prio && job->direct_set_prio &&
+	    job->priority) {
+		prism_job_clear_factors(job);
+		return job->priority;
+	}
+	if (!job->details) {
+		error("%s: %pJ has no details, cannot set its priority",
+		      PRISM_PLUGIN_TYPE, job);
+		prism_job_clear_factors(job);
+		return 0;
+	}
+	return inst->ops->job_compute(inst->st, job, pass);
+}
+
+extern uint32_t prism_policy_submit(job_record_t *job, const prism_pass_t *pass)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	uint32_t prio;
+
+	assoc_mgr_lock(&locks);
+	slurm_mutex_lock(&policy_lock);
+	prio = _compute(_cur(), job, pass);
+	slurm_mutex_unlock(&policy_lock);
+	assoc_mgr_unlock(&locks);
+	return prio;
+}
+
+extern void prism_policy_job_end(job_record_t *job, time_t last, time_t now)
+{
+	prism_policy_inst_t *inst;
+
+	slurm_mutex_lock(&policy_lock);
+	inst = _cur();
+	if (inst->ops->job_end)
+		inst->ops->job_end(inst->st, job, last, now);
+	slurm_mutex_unlock(&policy_lock);
+}
+
+extern bool prism_policy_after_fs(const prism_policy_inst_t *inst,
+				  const prism_pass_t *pass)
+{
+	return inst->ops->after_fs(pass);
+}
+
+extern bool prism_policy_batched(const prism_policy_inst_t *inst)
+{
+	return inst->ops->pass_batch != NULL;
+}
+
+extern bool prism_policy_pass_begin(prism_policy_inst_t *inst,
+				    const prism_pass_t *pass)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .tres = READ_LOCK };
+	bool in_force;
+
+	assoc_mgr_lock(&locks);
+	slurm_mutex_lock(&policy_lock);
+	in_force = inst == _cur();
+	if (in_force && inst->ops->pass_begin)
+		inst->ops->pass_begin(inst->st, pass);
+	slurm_mutex_unlock(&policy_lock);
+	assoc_mgr_unlock(&locks);
+	return in_force;
+}
+
+extern bool prism_policy_slice_begin(const prism_policy_inst_t *inst)
+{
+	slurm_mutex_lock(&policy_lock);
+	return inst == _cur();
+}
+
+extern void prism_policy_slice_end(void)
+{
+	slurm_mutex_unlock(&policy_lock);
+}
+
+extern void prism_policy_charge(prism_policy_inst_t *inst, job_record_t *job,
+				const prism_pass_t *pass)
+{
+	if (inst->ops->pass_charge)
+		inst->ops->pass_charge(inst->st, job, pass);
+}
+
+extern bool prism_policy_compute(prism_policy_inst_t *inst, job_record_t *job,
+				 const prism_pass_t *pass)
+{
+	uint32_t prio = _compute(inst, job, pass);
+
+	if (inst->ops->incr_only)
+		prio = prism_prio_update(pass->conf.flags & PRISM_F_INCR_ONLY,
+					 job->priority, prio);
+	/* held by the Moab policy before a reconfigure */
+	if (prio)
+		prism_hold_release(job);
+	if (prio == job->priority)
+		return false;
+	job->priority = prio;
+	return true;
+}
+
+extern bool prism_policy_store(prism_policy_inst_t *inst, uint32_t i,
+			       const prism_pass_t *pass)
+{
+	return inst->ops->pass_store(inst->st, i, pass);
+}
+
+extern uint32_t prism_policy_batch(prism_policy_inst_t *inst,
+				   const prism_pass_t *pass)
+{
+	return inst->ops->pass_batch(inst->st, pass);
+}
+
+extern void prism_policy_pass_end(prism_policy_inst_t *inst,
+				  const prism_pass_t *pass)
+{
+	if (!inst->ops->pass_end)
+		return;
+	slurm_mutex_lock(&policy_lock);
+	if (inst == _cur())
+		inst->ops->pass_end(inst->st, pass);
+	slurm_mutex_unlock(&policy_lock);
+}
+
+extern void prism_policy_sprio_row(const prism_policy_inst_t *inst,
+				   priority_factors_object_t *f,
+				   const job_record_t *job,
+				   part_record_t *part, int i,
+				   const prism_prio_conf_t *conf)
+{
+	bool one_part = i < 0;
+
+	if ((one_part || inst->ops->sprio_own_columns) &&
+	    job->direct_set_prio)
+		f->direct_prio = job->priority;
+	else
+		slurm_copy_priority_factors_object(f, job->prio_factors);
+	if (one_part)
+		return;
+	/* the policy's own columns: an admin-set row stays as it is */
+	if (inst->ops->sprio_own_columns &&
+	    (f->direct_prio || !job->priority_array))
+		return;
+	inst->ops->sprio_part_row(f, job, part,
+				  job->priority_array ? job->priority_array[i] :
+							0,
+				  conf);
+}

@@ -1,0 +1,546 @@
+/*****************************************************************************\
+ *  policy_moab.c - the Moab/Maui policy: its file and fair-share usage
+ *  (charged every pass, saved in StateSaveLocation), the per-user totals
+ *  of active jobs; one job through the Moab core, read into a
+ *  prism_moab_job_t, its priority, sprio columns and priority_array
+ *  written back; a job whose priority is negative held under
+ *  REJECTNEGPRIOJOBS.
+ *
+ *  What each Slurm field stands for (README, "Moab/Maui policy"):
+ *  user, group, account, QOS and partition are the USER, GROUP, ACCOUNT,
+ *  QOS and CLASS credentials; the queue time is counted from the job's
+ *  accrue time; nice is USERPRIO (negated); an admin-set priority is the
+ *  system priority (SPRIO); node features are ATTR[], GRES and licenses
+ *  are GRES[].
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/uid.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "hold.h"
+#include "jobrec.h"
+#include "policy_ops.h"
+#include "prism_file.h"
+#include "prism_idmap.h"
+#include "prism_moab.h"
+#include "state_file.h"
+
+#define USAGE_NAME "priority_prism_moab_usage"
+
+/* A Moab policy instance; everything under policy_lock. */
+typedef struct {
+	prism_moab_policy_t *pol;
+	prism_moab_usage_t *usage;	/* its fair-share usage (adopt) */
+	prism_moab_users_t *users;	/* per-user active jobs, last walk */
+	prism_idmap_t *uid_handles;	/* uid -> USER handle */
+	prism_idmap_t *gid_handles;	/* gid -> GROUP handle */
+	char *saved;			/* the usage file as read at load */
+	size_t saved_len;
+} moab_t;
+
+static uint32_t _user(moab_t *m, uid_t uid)
+{
+	uint32_t h;
+
+	if (prism_idmap_get(m->uid_handles, uid, &h))
+		return h;
+	h = prism_moab_cred_find(m->pol, PRISM_MOAB_USER,
+				 uid_to_string_cached(uid));
+	(void) prism_idmap_put(m->uid_handles, uid, h);
+	return h;
+}
+
+static uint32_t _group(moab_t *m, gid_t gid)
+{
+	uint32_t h;
+	char *name;
+
+	if (prism_idmap_get(m->gid_handles, gid, &h))
+		return h;
+	name = gid_to_string_or_null(gid);
+	h = name ? prism_moab_cred_find(m->pol, PRISM_MOAB_GROUP, name) :
+		   PRISM_MOAB_NONE;
+	xfree(name);
+	(void) prism_idmap_put(m->gid_handles, gid, h);
+	return h;
+}
+
+static uint32_t _named(const prism_moab_policy_t *p, prism_moab_cred_kind_t k,
+		       const char *name)
+{
+	return name ? prism_moab_cred_find(p, k, name) : PRISM_MOAB_NONE;
+}
+
+/* Moab's name for the state of 'job_ptr'. */
+static prism_moab_state_t _state(const job_record_t *job_ptr, time_t now)
+{
+	if (IS_JOB_CONFIGURING(job_ptr))
+		return PRISM_MOAB_STARTING;
+	if (IS_JOB_RUNNING(job_ptr))
+		return PRISM_MOAB_RUNNING;
+	if (IS_JOB_SUSPENDED(job_ptr))
+		return PRISM_MOAB_SUSPENDED;
+	if (!job_ptr->priority)
+		return PRISM_MOAB_HOLD;
+	if (job_ptr->state_reason == WAIT_DEPENDENCY ||
+	    (job_ptr->details && job_ptr->details->begin_time > now))
+		return PRISM_MOAB_BLOCKED;
+	return PRISM_MOAB_IDLE;
+}
+
+/* The GRES bits of every TRES request string and the licenses. */
+static uint64_t _gres_mask(const prism_moab_policy_t *p,
+			   const job_record_t *job_ptr)
+{
+	return prism_moab_gres_mask(p, job_ptr->tres_per_job) |
+	       prism_moab_gres_mask(p, job_ptr->tres_per_node) |
+	       prism_moab_gres_mask(p, job_ptr->tres_per_socket) |
+	       prism_moab_gres_mask(p, job_ptr->tres_per_task) |
+	       prism_moab_gres_mask(p, job_ptr->licenses);
+}
+
+/* The job's times and sizes in Slurm's units, for prism_moab_job_raw(). */
+static prism_moab_raw_t _raw(const job_record_t *job_ptr, time_t now)
+{
+	const struct job_details *details = job_ptr->details;
+	uint32_t limit = prism_job_time_limit(job_ptr);
+
+	return (prism_moab_raw_t) {
+		.now = now,
+		.accrue_time = details->accrue_time,
+		.start_time = job_ptr->start_time,
+		.suspended = job_ptr->tot_sus_time,
+		.time_limit = (limit == INFINITE || limit == NO_VAL) ? 0 : limit,
+		.disk_per_node = details->pn_min_tmp_disk,
+		.nice = (int64_t) details->nice - (int64_t) NICE_OFFSET,
+	};
+}
+
+/*
+ * The inputs that depend on the partition: CLASS, its PriorityJobFactor
+ * and its totals for PE (kept in 'tot', which 'in' then points to).
+ */
+static void _in_part_inputs(const prism_moab_policy_t *p,
+		     const part_record_t *part_ptr, prism_moab_job_t *in,
+		     prism_moab_totals_t *tot)
+{
+	in->cred[PRISM_MOAB_CLASS] = _named(p, PRISM_MOAB_CLASS,
+					    part_ptr ? part_ptr->name : NULL);
+	in->class_prio = 0;
+	in->part = NULL;
+	if (!part_ptr)
+		return;
+	in->class_prio = part_ptr->priority_job_factor;
+	*tot = (prism_moab_totals_t) {
+		.procs = part_ptr->total_cpus,
+		.mem_mb = part_ptr->tres_cnt ?
+			  part_ptr->tres_cnt[TRES_ARRAY_MEM] : 0,
+	};
+	in->part = tot;
+}
+
+/*
+ * Read 'job_ptr' in partition 'part_ptr' into 'in' ('tot' holds the
+ * partition's totals). Caller holds the job lock, the assoc_mgr QOS read
+ * lock and policy_lock.
+ */
+static void _inputs(moab_t *m, job_record_t *job_ptr,
+		    const part_record_t *part_ptr, time_t now,
+		    prism_moab_job_t *in, prism_moab_totals_t *tot)
+{
+	const prism_moab_policy_t *p = m->pol;
+	const struct job_details *details = job_ptr->details;
+	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
+	prism_moab_raw_t raw = _raw(job_ptr, now);
+
+	*in = (prism_moab_job_t) {
+		.procs = prism_job_cpus(job_ptr),
+		.start_count = job_ptr->restart_cnt,
+		.deadline = job_ptr->deadline,
+		.state = _state(job_ptr, now),
+		.attr_mask = prism_moab_attr_mask(p, details->features),
+		.gres_mask = _gres_mask(p, job_ptr),
+	};
+	in->cred[PRISM_MOAB_USER] = _user(m, job_ptr->user_id);
+	in->cred[PRISM_MOAB_GROUP] = _group(m, job_ptr->group_id);
+	in->cred[PRISM_MOAB_ACCOUNT] = _named(p, PRISM_MOAB_ACCOUNT,
+					      job_ptr->account);
+	in->cred[PRISM_MOAB_QOS] = _named(p, PRISM_MOAB_QOS,
+					  qos ? qos->name : NULL);
+	_in_part_inputs(p, part_ptr, in, tot);
+	in->nodes = IS_JOB_PENDING(job_ptr) ? details->min_nodes :
+					      job_ptr->node_cnt;
+	if (job_ptr->tres_req_cnt)
+		in->mem_mb = job_ptr->tres_req_cnt[TRES_ARRAY_MEM];
+	prism_moab_job_raw(&raw, in);
+	if (job_ptr->direct_set_prio && job_ptr->priority)
+		in->sys_prio = prism_moab_sys_prio(p, job_ptr->priority);
+	prism_moab_users_fill(m->users, job_ptr->user_id, in);
+}
+
+/* REJECTNEGPRIOJOBS: keep the job pending, held, with a reason. */
+static void _hold(job_record_t *job_ptr, const prism_moab_result_t *res)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why),
+		 "Moab priority %" PRId64 " is negative and REJECTNEGPRIOJOBS is set",
+		 res->prio);
+	prism_hold_set(job_ptr, why);
+}
+
+/* sprio's columns (README: which column carries which component). */
+static void _store_columns(job_record_t *job_ptr,
+			   const prism_moab_columns_t *c)
+{
+	priority_factors_object_t *f = prism_job_reset_factors(job_ptr, 0);
+
+	f->priority_age = c->serv;
+	f->priority_assoc = c->cred;
+	f->priority_fs = c->fs;
+	f->priority_js = c->res;
+	f->priority_part = c->attr;
+	f->priority_qos = c->target_usage;
+	f->priority_site = (uint32_t) (c->rest + (int64_t) NICE_OFFSET);
+	f->nice = NICE_OFFSET;
+}
+
+/* sprio's row in another partition: the columns of the job's partition;
+ * this partition's priority 'entry' differs in the rest (SITE). */
+static void _sprio_part_row(priority_factors_object_t *f,
+			    const job_record_t *job_ptr,
+			    part_record_t *part_ptr, uint32_t slurm,
+			    const prism_prio_conf_t *conf)
+{
+	prism_moab_columns_t c = {
+		.serv = f->priority_age, .cred = f->priority_assoc,
+		.fs = f->priority_fs, .res = f->priority_js,
+		.attr = f->priority_part, .target_usage = f->priority_qos,
+	};
+
+	prism_moab_columns_rebase(&c, slurm);
+	f->priority_site = (uint32_t) (c.rest + (int64_t) NICE_OFFSET);
+}
+
+/* The Moab result of 'job_ptr' from its inputs 'in'; false on a core
+ * error. */
+static bool _result(moab_t *m, job_record_t *job_ptr,
+		    const prism_moab_job_t *in, time_t now,
+		    prism_moab_result_t *res)
+{
+	prism_moab_pass_t pass = { .pol = m->pol, .usage = m->usage,
+				   .now = now };
+	prism_error_t err = { "" };
+
+	if (prism_moab_prio(&pass, in, res, &err)) {
+		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
+		return false;
+	}
+	return true;
+}
+
+/* What a multi-partition job's entries are computed from. */
+typedef struct {
+	moab_t *m;
+	const prism_moab_job_t *in;	/* the job's inputs */
+	time_t now;
+} part_arg_t;
+
+/* The job's priority in 'part_ptr': its inputs with the partition's part
+ * put in. */
+static uint32_t _in_part(void *arg, job_record_t *job_ptr,
+			 part_record_t *part_ptr, int i, uint32_t prev)
+{
+	const part_arg_t *a = arg;
+	prism_moab_job_t in_part = *a->in;
+	prism_moab_totals_t tot;
+	prism_moab_result_t res;
+
+	_in_part_inputs(a->m->pol, part_ptr, &in_part, &tot);
+	if (!_result(a->m, job_ptr, &in_part, a->now, &res) || res.reject)
+		return 0;
+	return res.slurm;
+}
+
+static uint32_t _job_compute(void *st, job_record_t *job_ptr,
+			     const prism_pass_t *pass)
+{
+	moab_t *m = st;
+	prism_moab_result_t res;
+	prism_moab_columns_t cols;
+	prism_moab_totals_t tot;
+	prism_moab_job_t in;
+	part_arg_t arg = { .m = m, .in = &in, .now = pass->now };
+
+	_inputs(m, job_ptr, job_ptr->part_ptr, pass->now, &in, &tot);
+	if (!_result(m, job_ptr, &in, pass->now, &res)) {
+		prism_job_clear_factors(job_ptr);
+		return job_ptr->priority;
+	}
+	if (res.reject) {
+		log_flag(PRIO, "%pJ Moab priority %" PRId64 " < 0: held (REJECTNEGPRIOJOBS)",
+			 job_ptr, res.prio);
+		_hold(job_ptr, &res);
+		prism_job_clear_factors(job_ptr);
+		return 0;
+	}
+	prism_hold_release(job_ptr);
+	prism_moab_columns(&res, &cols);
+	_store_columns(job_ptr, &cols);
+	log_flag(PRIO, "%pJ Moab priority: cred %.2f + fs %.2f + res %.2f + serv %.2f + target %.2f + usage %.2f + attr %.2f = %" PRId64 " (slurm %u)",
+		 job_ptr, res.comp[PRISM_MC_CRED], res.comp[PRISM_MC_FS],
+		 res.comp[PRISM_MC_RES], res.comp[PRISM_MC_SERV],
+		 res.comp[PRISM_MC_TARGET], res.comp[PRISM_MC_USAGE],
+		 res.comp[PRISM_MC_ATTR], res.prio, res.slurm);
+	prism_job_parts_fill(job_ptr, _in_part, &arg);
+	return res.slurm;
+}
+
+/* Charge the Moab usage of 'job_ptr' from 'start' to 'end' (running
+ * jobs). */
+static void _charge(moab_t *m, job_record_t *job_ptr, time_t start,
+		    time_t end)
+{
+	const prism_moab_policy_t *p = m->pol;
+	prism_moab_usage_t *u = m->usage;
+	prism_moab_totals_t tot;
+	prism_moab_job_t in;
+	prism_error_t err = { "" };
+	double amount;
+
+	if (!p || !u || !job_ptr->details || !job_ptr->start_time)
+		return;
+	if (start < job_ptr->start_time)
+		start = job_ptr->start_time;
+	if (end <= start)
+		return;
+	_inputs(m, job_ptr, job_ptr->part_ptr, end, &in, &tot);
+	amount = prism_moab_usage_amount(p, &in, (double) (end - start));
+	if (amount > 0.0 &&
+	    prism_moab_usage_charge(u, in.cred, amount, &err))
+		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
+}
+
+/* Count 'job_ptr' in its user's active totals if it is running. */
+static void _count_active(moab_t *m, job_record_t *job_ptr)
+{
+	prism_moab_raw_t raw;
+	prism_moab_job_t in = { 0 };
+
+	if (!job_ptr->details ||
+	    !(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
+		return;
+	raw = _raw(job_ptr, time(NULL));
+	prism_moab_job_raw(&raw, &in);	/* the limit in seconds */
+	(void) prism_moab_users_add(m->users, job_ptr->user_id,
+				    prism_job_cpus(job_ptr), in.wclimit);
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+/* Log the parser's notices and what the policy weighs without data. */
+static void _notices(const prism_moab_policy_t *p, const char *path)
+{
+	const prism_moab_params_t *params = prism_moab_policy_params(p);
+
+	for (size_t i = 0; i < prism_moab_policy_notice_count(p); i++)
+		info("%s: %s", PRISM_PLUGIN_TYPE,
+		     prism_moab_policy_notice(p, i));
+	for (int s = 0; s < PRISM_MS_CNT; s++) {
+		const char *why = prism_moab_sub_no_data((prism_moab_sub_t) s);
+
+		if (why && params->sub_weight[s])
+			info("%s: %s: %sWEIGHT: %s; its value is always 0",
+			     PRISM_PLUGIN_TYPE, path,
+			     prism_moab_sub_name((prism_moab_sub_t) s), why);
+	}
+}
+
+static void _unload(void *st)
+{
+	moab_t *m = st;
+
+	if (!m)
+		return;
+	prism_moab_usage_free(m->usage);
+	prism_moab_policy_free(m->pol);
+	prism_moab_users_free(m->users);
+	prism_idmap_free(m->uid_handles);
+	prism_idmap_free(m->gid_handles);
+	xfree(m->saved);
+	xfree(m);
+}
+
+/* Read and parse the file 'path'; the saved usage is read too (adopt
+ * decides whether it is used). */
+static void *_load(const char *path)
+{
+	prism_error_t err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	moab_t *m = xmalloc(sizeof(*m));
+
+	if (prism_file_read(path, &text, &len, &err) ||
+	    prism_moab_conf_parse(text, len, path, &m->pol, &err)) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		free(text);
+		m->pol = NULL;
+		_unload(m);
+		return NULL;
+	}
+	free(text);
+	_notices(m->pol, path);
+	m->users = prism_moab_users_create();
+	m->uid_handles = prism_idmap_create();
+	m->gid_handles = prism_idmap_create();
+	if (!prism_state_file_read(USAGE_NAME, &m->saved, &m->saved_len))
+		m->saved = NULL;
+	return m;
+}
+
+/*
+ * The usage saved in StateSaveLocation (read at load) for 'm', or a
+ * fresh one (a damaged file is reported). NULL only when out of memory.
+ */
+static prism_moab_usage_t *_usage_saved(moab_t *m, time_t now)
+{
+	prism_moab_usage_t *u = NULL;
+	prism_error_t err = { "" };
+
+	if (m->saved &&
+	    prism_moab_usage_parse(m->saved, m->saved_len, m->pol, &u, &err)) {
+		error("%s: %s/%s is damaged (%s); Moab fair-share usage starts afresh",
+		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
+		      USAGE_NAME, err.text);
+		u = NULL;
+	}
+	if (!u && !(u = prism_moab_usage_create(m->pol, now, &err)))
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+	return u;
+}
+
+/*
+ * Carry the usage 'old' (of the Moab policy being replaced) over to 'm':
+ * what 'm' still names keeps its windows.
+ */
+static prism_moab_usage_t *_usage_carry(const prism_moab_usage_t *old,
+					moab_t *m, time_t now)
+{
+	prism_moab_usage_t *u = NULL;
+	prism_error_t err = { "" };
+	size_t size = prism_moab_usage_format_size(old);
+	char *buf = xmalloc(size);
+	int len = prism_moab_usage_format(old, buf, size, &err);
+
+	if ((len < 0) || prism_moab_usage_parse(buf, len, m->pol, &u, &err)) {
+		error("%s: cannot carry the Moab fair-share usage over (%s); it starts afresh",
+		      PRISM_PLUGIN_TYPE, err.text);
+		u = prism_moab_usage_create(m->pol, now, &err);
+	}
+	xfree(buf);
+	return u;
+}
+
+static int _adopt(void *st, const prism_policy_ops_t *prev_ops, void *prev,
+		  time_t now)
+{
+	moab_t *m = st, *old = (prev_ops == &prism_moab_ops) ? prev : NULL;
+
+	if (old && old->usage)
+		m->usage = _usage_carry(old->usage, m, now);
+	else
+		m->usage = _usage_saved(m, now);
+	xfree(m->saved);
+	if (!m->usage)
+		return SLURM_ERROR;
+	/* the per-user totals stay until the next pass counts again */
+	if (old) {
+		prism_moab_users_free(m->users);
+		m->users = old->users;
+		old->users = NULL;
+	}
+	return SLURM_SUCCESS;
+}
+
+static char *_usage_format(void *st, size_t *len)
+{
+	moab_t *m = st;
+	prism_error_t err = { "" };
+	size_t size;
+	char *buf;
+	int n;
+
+	if (!m->usage)
+		return NULL;
+	size = prism_moab_usage_format_size(m->usage);
+	buf = xmalloc(size);
+	n = prism_moab_usage_format(m->usage, buf, size, &err);
+	if (n < 0) {
+		error("%s: cannot format the Moab fair-share usage: %s",
+		      PRISM_PLUGIN_TYPE, err.text);
+		xfree(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* ---- passes ------------------------------------------------------------- */
+
+/* Roll the usage windows, forget the per-user totals. */
+static void _pass_begin(void *st, const prism_pass_t *pass)
+{
+	moab_t *m = st;
+
+	if (m->usage)
+		(void) prism_moab_usage_roll(m->usage, pass->now);
+	prism_moab_users_clear(m->users);
+}
+
+static void _pass_charge(void *st, job_record_t *job_ptr,
+			 const prism_pass_t *pass)
+{
+	moab_t *m = st;
+
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return;
+	if (pass->decayed && !IS_JOB_PENDING(job_ptr))
+		_charge(m, job_ptr, pass->last, pass->now);
+	_count_active(m, job_ptr);
+}
+
+static void _job_end(void *st, job_record_t *job_ptr, time_t last,
+		     time_t now)
+{
+	if (last)
+		_charge(st, job_ptr, last, now);
+}
+
+static bool _after_fs(const prism_pass_t *pass)
+{
+	return true;
+}
+
+const prism_policy_ops_t prism_moab_ops = {
+	.kind = PRISM_POLICY_MOAB,
+	.reads_file = true,
+	.load = _load,
+	.adopt = _adopt,
+	.unload = _unload,
+	.usage_file = USAGE_NAME,
+	.usage_format = _usage_format,
+	.keeps_admin_prio = false,
+	.incr_only = false,
+	.job_compute = _job_compute,
+	.after_fs = _after_fs,
+	.pass_begin = _pass_begin,
+	.pass_charge = _pass_charge,
+	.job_end = _job_end,
+	.sprio_part_row = _sprio_part_row,
+	.sprio_own_columns = true,
+};

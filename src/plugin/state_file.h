@@ -1,0 +1,39 @@
+/*****************************************************************************\
+ *  state_file.h - files in StateSaveLocation: Prism's own state (with
+ *  multifactor's last-decay file kept in step) and any named file,
+ *  written atomically.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_STATE_FILE_H
+#define PRISM_STATE_FILE_H
+
+#include "ctl.h"
+#include "prism_state.h"
+
+/*
+ * Read Prism's state file from StateSaveLocation into 'st'; a missing or
+ * damaged file is reported and gives a fresh (zero) state.
+ */
+extern void prism_state_load(prism_state_t *st);
+
+/* Write 'st' atomically. Returns SLURM_SUCCESS or SLURM_ERROR (logged). */
+extern int prism_state_save(const prism_state_t *st);
+
+/*
+ * Write 'len' bytes of 'buf' as StateSaveLocation/'name' (atomically:
+ * temporary file, flush, rename). Returns SLURM_SUCCESS or SLURM_ERROR
+ * (logged). Takes Slurm's state-file lock.
+ */
+extern int prism_state_file_write(const char *name, const char *buf,
+				  size_t len);
+
+/*
+ * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf
+ * (xfree()) of *len bytes. False when it does not exist or cannot be
+ * read (logged). Takes Slurm's state-file lock.
+ */
+extern bool prism_state_file_read(const char *name, char **buf, size_t *len);
+
+#endif /* PRISM_STATE_FILE_H */

@@ -1,0 +1,78 @@
+/*****************************************************************************\
+ *  usage_slurm.h - Slurm's own usage accounting, kept under every policy:
+ *  decay and reset of association and QOS usage, the charge of running
+ *  jobs, and the run-seconds rebuilt after a restart.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_USAGE_SLURM_H
+#define PRISM_USAGE_SLURM_H
+
+#include "ctl.h"
+#include "prism_state.h"
+
+/*
+ * Re-read the usage settings (PriorityDecayHalfLife,
+ * PriorityUsageResetPeriod, PriorityFlags=CALCULATE_RUNNING, whether
+ * slurmdbd keeps accounting) from slurm_conf; called at init and
+ * reconfig. The next periodic reset is recomputed; RESET_NOW resets once
+ * more. Thread-safe.
+ */
+extern void prism_usage_conf_load(void);
+
+/*
+ * Reset all association and QOS usage when PriorityUsageResetPeriod says
+ * one is due at 'now' (NOW: once after start or reconfig); updates
+ * st->last_reset (a zero one becomes 'now'). Does nothing without
+ * slurmdbd. Takes the assoc_mgr assoc and QOS write locks itself; call it
+ * without assoc_mgr locks held.
+ */
+extern void prism_usage_reset_if_due(prism_state_t *st, time_t now);
+
+/*
+ * Decay all association and QOS usage (usage_raw, usage_tres_raw,
+ * grp_used_wall, and an account's leaf_usage; QOS with NoDecay excepted)
+ * for the time from 'last' to 'now'. Nothing happens when last is 0 or
+ * not before now, without a half-life, or without slurmdbd. Takes the
+ * assoc_mgr assoc and QOS write locks itself; call it without assoc_mgr
+ * locks held.
+ */
+extern void prism_usage_decay(time_t last, time_t now);
+
+/*
+ * Charge a running job's usage between 'start' and 'end' to its
+ * association chain, its QOS and its partition's QOS (usage_raw,
+ * usage_tres_raw, grp_used_wall, grp_used_tres_run_secs), with the
+ * decay, billing weights and QOS UsageFactor applied. 'at_end': the job
+ * ended (priority_p_job_end), settle its unused run-seconds once (sets
+ * end_time_exp to NO_VAL). Without 'at_end' the job is filtered as
+ * multifactor's decay_apply_new_usage() does: finished or completing
+ * jobs return false; pending (unless CALCULATE_RUNNING), powering-up,
+ * never started or association-less jobs are not charged but return true.
+ * Returns false when the job needs no further processing.
+ * Caller holds the job write lock and no assoc_mgr lock; the assoc and
+ * QOS write locks and the TRES read lock are taken per job.
+ */
+extern bool prism_usage_charge_job(job_record_t *job_ptr, time_t start,
+				   time_t end, bool at_end);
+
+/*
+ * The same for a caller that already holds the job write lock and the
+ * assoc_mgr locks { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+ * .tres = READ_LOCK } (to charge all running jobs under one lock hold).
+ */
+extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
+					  time_t start, time_t end,
+					  bool at_end);
+
+/*
+ * After a controller restart (or a reconfig that cleared the assoc_mgr
+ * counters), remove from grp_used_tres_run_secs the run-seconds running
+ * jobs used before 'last_ran' (slurmctld re-adds the whole time limit
+ * when it restarts). Only with AccountingStorageEnforce=limits. Takes the
+ * job read lock and the assoc_mgr locks itself; call it with none held.
+ */
+extern void prism_usage_init_run_secs(time_t last_ran);
+
+#endif /* PRISM_USAGE_SLURM_H */
