@@ -257,7 +257,7 @@ static const char *_slurm_conf_path(const char *opt)
 
 /* ---- check ------------------------------------------------------------ */
 
-static int _check_moab(const char *path)
+extern int cli_check_moab(const char *path)
 {
 	prism_error_t err = { "" };
 	prism_moab_policy_t *pol = cli_moab_read(path, &err);
@@ -272,7 +272,7 @@ static int _check_moab(const char *path)
 	return CLI_OK;
 }
 
-static int _check_gridengine(const char *path)
+extern int cli_check_gridengine(const char *path)
 {
 	prism_error_t err = { "" };
 	prism_ge_policy_t *pol = cli_ge_read(path, &err);
@@ -290,15 +290,12 @@ static int _check_gridengine(const char *path)
 
 static int _check_file(prism_policy_t policy, const char *path)
 {
-	switch (policy) {
-	case PRISM_POLICY_MOAB:
-		return _check_moab(path);
-	case PRISM_POLICY_GRIDENGINE:
-		return _check_gridengine(path);
-	case PRISM_POLICY_MULTIFACTOR:
-		break;
-	}
-	printf("PriorityParameters: policy=multifactor reads no file\n");
+	const cli_policy_t *entry = cli_policy_find(policy);
+
+	if (entry->check)
+		return entry->check(path);
+	printf("PriorityParameters: policy=%s reads no file\n",
+	       prism_policy_name(policy));
 	return CLI_OK;
 }
 
@@ -335,7 +332,7 @@ static int _policy_from_conf(const char *conf_path, prism_params_t *params,
 	if (!rc) {
 		_check_type(conf_path, c.type);
 		if (prism_params_parse(c.params, params, &err) ||
-		    (params->policy != PRISM_POLICY_MULTIFACTOR &&
+		    (cli_policy_find(params->policy)->reads_file &&
 		     prism_params_config_path(params, conf_path, path, size,
 					      &err))) {
 			fprintf(stderr, "%s: %s\n", conf_path, err.text);
@@ -394,15 +391,16 @@ extern int cli_check(int argc, char **argv)
 		return _check_file((prism_policy_t) forced, file);
 	/* a file alone is a Moab policy file */
 	if (file && !conf_opt)
-		return _check_moab(file);
+		return cli_check_moab(file);
 	rc = _policy_from_conf(_slurm_conf_path(conf_opt), &params, path,
 			       sizeof(path));
 	if (rc)
 		return rc;
 	/* a file with --slurm-conf: checked as the policy slurm.conf names */
-	if (file && params.policy == PRISM_POLICY_MULTIFACTOR) {
-		fprintf(stderr, "%s: PriorityParameters: policy=multifactor reads no file, %s is not used\n",
-			_slurm_conf_path(conf_opt), file);
+	if (file && !cli_policy_find(params.policy)->reads_file) {
+		fprintf(stderr, "%s: PriorityParameters: policy=%s reads no file, %s is not used\n",
+			_slurm_conf_path(conf_opt),
+			prism_policy_name(params.policy), file);
 		return CLI_ERROR;
 	}
 	return _check_file(params.policy, file ? file : path);

@@ -27,17 +27,7 @@
 #include "prism_params.h"
 #include "prism_state.h"
 
-/* What the RPCs returned; freed by _records_free(). */
-typedef struct {
-	slurm_conf_t *conf;
-	job_info_msg_t *jobs;
-	priority_factors_response_msg_t *prio;
-	partition_info_msg_t *parts;
-	priority_factors_object_t **factors;
-	uint32_t factor_cnt;
-} _records_t;
-
-static void _records_free(_records_t *r)
+static void _records_free(cli_records_t *r)
 {
 	free(r->factors);
 	if (r->parts)
@@ -83,7 +73,7 @@ static int _job_ids(int argc, char **argv, uint32_t **ids, uint32_t *cnt)
  * be reached. A SLURM_CONF that names no file is reported at once: Slurm
  * would retry reading it for a minute.
  */
-static int _load_conf(_records_t *r)
+static int _load_conf(cli_records_t *r)
 {
 	const char *env = getenv("SLURM_CONF");
 	struct stat st;
@@ -103,7 +93,7 @@ static int _load_conf(_records_t *r)
 }
 
 /* The jobs, sprio's rows (only 'ids' when given) and the partitions. */
-static int _load_records(_records_t *r, const uint32_t *ids, uint32_t cnt)
+static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 {
 	List want = NULL;
 	ListIterator it;
@@ -166,7 +156,7 @@ static int _load_records(_records_t *r, const uint32_t *ids, uint32_t cnt)
 }
 
 /* Read StateSaveLocation/NAME into a new buffer; -1 with err set. */
-static int _state_file(const _records_t *r, const char *name, char **buf,
+static int _state_file(const cli_records_t *r, const char *name, char **buf,
 		       size_t *len, prism_error_t *err)
 {
 	char path[4096];
@@ -179,7 +169,7 @@ static int _state_file(const _records_t *r, const char *name, char **buf,
 }
 
 /* The time of the plugin's last pass, or now (and a note saying so). */
-static int64_t _last_pass(const _records_t *r, FILE *out)
+static int64_t _last_pass(const cli_records_t *r, FILE *out)
 {
 	prism_state_t st = { 0, 0 };
 	prism_error_t err = { "" };
@@ -208,7 +198,7 @@ static int64_t _last_pass(const _records_t *r, FILE *out)
 }
 
 /* The Moab fair-share usage the plugin saved, or NULL with a note. */
-static prism_moab_usage_t *_usage(const _records_t *r,
+static prism_moab_usage_t *_usage(const cli_records_t *r,
 				  const prism_moab_policy_t *pol, FILE *out)
 {
 	prism_moab_usage_t *u = NULL;
@@ -229,19 +219,16 @@ static prism_moab_usage_t *_usage(const _records_t *r,
 }
 
 /*
- * The policy the controller's PriorityParameters select, into *pol (Moab)
- * or *ge (Grid Engine) and 'path'. Returns CLI_OK with both NULL when the
- * policy is multifactor (and says what to use instead), CLI_ERROR after
- * printing an error.
+ * The policy the controller's PriorityParameters select, into *entry and
+ * its file into 'path' (when it reads one). Returns CLI_OK, or CLI_ERROR
+ * after printing an error.
  */
-static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
-		   prism_ge_policy_t **ge, char *path, size_t size)
+static int _policy(const slurm_conf_t *conf, const cli_policy_t **entry,
+		   char *path, size_t size)
 {
 	prism_params_t params;
 	prism_error_t err = { "" };
 
-	*pol = NULL;
-	*ge = NULL;
 	if (prism_params_parse(conf->priority_params, &params, &err)) {
 		fprintf(stderr, "prism: slurmctld's %s\n", err.text);
 		return CLI_ERROR;
@@ -252,35 +239,29 @@ static int _policy(const slurm_conf_t *conf, prism_moab_policy_t **pol,
 			conf->priority_type ? conf->priority_type : "(none)");
 		return CLI_ERROR;
 	}
-	switch (params.policy) {
-	case PRISM_POLICY_MULTIFACTOR:
-		printf("PriorityParameters: policy=multifactor: Prism computes Slurm's multifactor priorities; `sprio -l` shows them\n");
-		return CLI_OK;
-	case PRISM_POLICY_GRIDENGINE:
-	case PRISM_POLICY_MOAB:
-		break;
-	}
-	if (prism_params_config_path(&params, conf->slurm_conf, path, size,
+	*entry = cli_policy_find(params.policy);
+	if ((*entry)->reads_file &&
+	    prism_params_config_path(&params, conf->slurm_conf, path, size,
 				     &err)) {
 		fprintf(stderr, "prism: %s\n", err.text);
-		return CLI_ERROR;
-	}
-	if (params.policy == PRISM_POLICY_GRIDENGINE)
-		*ge = cli_ge_read(path, &err);
-	else
-		*pol = cli_moab_read(path, &err);
-	if (!*pol && !*ge) {
-		fprintf(stderr, "prism: cannot read the policy slurmctld uses: %s\n",
-			err.text);
 		return CLI_ERROR;
 	}
 	return CLI_OK;
 }
 
-/* The Grid Engine view of the records 'r' under 'ge' from 'path'. */
-static int _explain_ge(const _records_t *r, const prism_ge_policy_t *ge,
-		       const char *path, const uint32_t *ids, uint32_t id_cnt)
+/* The policy file slurmctld uses could not be read. */
+static int _unreadable(const prism_error_t *err)
 {
+	fprintf(stderr, "prism: cannot read the policy slurmctld uses: %s\n",
+		err->text);
+	return CLI_ERROR;
+}
+
+extern int cli_explain_ge(const cli_records_t *r, const char *path,
+			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt)
+{
+	prism_error_t err = { "" };
+	prism_ge_policy_t *ge = cli_ge_read(path, &err);
 	cli_ge_explain_t x = {
 		.pol = ge,
 		.jobs = r->jobs->job_array,
@@ -290,12 +271,51 @@ static int _explain_ge(const _records_t *r, const prism_ge_policy_t *ge,
 		.ids = ids,
 		.id_cnt = id_cnt,
 	};
+	int rc;
 
+	if (!ge)
+		return _unreadable(&err);
 	printf("Prism policy=gridengine from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
 	       path);
 	x.now = _last_pass(r, stdout);
 	printf("\n");
-	return cli_ge_explain_print(&x, stdout, stderr);
+	rc = cli_ge_explain_print(&x, stdout, stderr);
+	prism_ge_policy_free(ge);
+	return rc;
+}
+
+extern int cli_explain_moab(const cli_records_t *r, const char *path,
+			    const uint32_t *ids, uint32_t id_cnt,
+			    bool long_fmt)
+{
+	prism_error_t err = { "" };
+	prism_moab_policy_t *pol = cli_moab_read(path, &err);
+	prism_moab_usage_t *usage;
+	cli_explain_t x = { .long_fmt = long_fmt };
+	int rc;
+
+	if (!pol)
+		return _unreadable(&err);
+	printf("Prism policy=moab from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
+	       path);
+	x.now = _last_pass(r, stdout);
+	usage = _usage(r, pol, stdout);
+	printf("\n");
+	x.pol = pol;
+	x.pol_path = path;
+	x.usage = usage;
+	x.jobs = r->jobs->job_array;
+	x.job_cnt = r->jobs->record_count;
+	x.factors = r->factors;
+	x.factor_cnt = r->factor_cnt;
+	x.parts = r->parts->partition_array;
+	x.part_cnt = r->parts->record_count;
+	x.ids = ids;
+	x.id_cnt = id_cnt;
+	rc = cli_explain_print(&x, stdout, stderr);
+	prism_moab_usage_free(usage);
+	prism_moab_policy_free(pol);
+	return rc;
 }
 
 extern int cli_explain(int argc, char **argv)
@@ -304,12 +324,10 @@ extern int cli_explain(int argc, char **argv)
 		{ "long", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	_records_t r = { NULL, NULL, NULL, NULL, NULL, 0 };
-	prism_moab_policy_t *pol = NULL;
-	prism_ge_policy_t *ge = NULL;
-	prism_moab_usage_t *usage = NULL;
+	cli_records_t r = { NULL, NULL, NULL, NULL, NULL, 0 };
+	const cli_policy_t *entry = NULL;
 	char path[PRISM_PARAMS_MAX + 64];
-	cli_explain_t x = { .long_fmt = false };
+	bool long_fmt = false;
 	uint32_t *ids = NULL, id_cnt = 0;
 	int c, rc;
 
@@ -317,7 +335,7 @@ extern int cli_explain(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+l", opts, NULL)) != -1) {
 		if (c == 'l')
-			x.long_fmt = true;
+			long_fmt = true;
 		else
 			return cli_usage_error("explain: unknown option '%s'",
 					       argv[optind - 1]);
@@ -327,37 +345,18 @@ extern int cli_explain(int argc, char **argv)
 		return rc;
 	rc = _load_conf(&r);
 	if (!rc)
-		rc = _policy(r.conf, &pol, &ge, path, sizeof(path));
-	if (rc || (!pol && !ge))
-		goto out;
-	rc = _load_records(&r, ids, id_cnt);
+		rc = _policy(r.conf, &entry, path, sizeof(path));
 	if (rc)
 		goto out;
-	if (ge) {
-		rc = _explain_ge(&r, ge, path, ids, id_cnt);
+	if (!entry->explain) {
+		printf("PriorityParameters: policy=%s: %s\n",
+		       prism_policy_name(entry->kind), entry->explain_hint);
 		goto out;
 	}
-	printf("Prism policy=moab from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
-	       path);
-	x.now = _last_pass(&r, stdout);
-	usage = _usage(&r, pol, stdout);
-	printf("\n");
-	x.pol = pol;
-	x.pol_path = path;
-	x.usage = usage;
-	x.jobs = r.jobs->job_array;
-	x.job_cnt = r.jobs->record_count;
-	x.factors = r.factors;
-	x.factor_cnt = r.factor_cnt;
-	x.parts = r.parts->partition_array;
-	x.part_cnt = r.parts->record_count;
-	x.ids = ids;
-	x.id_cnt = id_cnt;
-	rc = cli_explain_print(&x, stdout, stderr);
+	rc = _load_records(&r, ids, id_cnt);
+	if (!rc)
+		rc = entry->explain(&r, path, ids, id_cnt, long_fmt);
 out:
-	prism_moab_usage_free(usage);
-	prism_moab_policy_free(pol);
-	prism_ge_policy_free(ge);
 	_records_free(&r);
 	free(ids);
 	return rc;

@@ -20,6 +20,7 @@
 #include "prism_ge_conf.h"
 #include "prism_moab.h"
 #include "prism_moab_conf.h"
+#include "prism_params.h"
 
 /* Exit statuses of every subcommand. */
 #define CLI_OK 0
@@ -35,6 +36,48 @@
  * prints its results on stdout and its errors on stderr and returns an
  * exit status.
  */
+/* What the controller's RPCs returned (prism explain); cli_explain.c
+ * loads and frees it. */
+typedef struct {
+	slurm_conf_t *conf;
+	job_info_msg_t *jobs;
+	priority_factors_response_msg_t *prio;
+	partition_info_msg_t *parts;
+	priority_factors_object_t **factors;	/* sprio's rows */
+	uint32_t factor_cnt;
+} cli_records_t;
+
+/*
+ * What the prism command does for each policy: one entry per policy
+ * (cli_policy.c), found by the kind PriorityParameters names; check and
+ * explain call the entry, never a named policy.
+ */
+typedef struct {
+	prism_policy_t kind;
+	bool reads_file;		/* takes a policy file (config=) */
+	/* prism check of the policy file 'path': prints its notices and
+	 * "OK"; CLI_OK, or CLI_ERROR after printing why. NULL iff
+	 * !reads_file. */
+	int (*check)(const char *path);
+	/* prism explain of the records 'r' under the file 'path'; NULL:
+	 * sprio shows it all, explain_hint says so. */
+	int (*explain)(const cli_records_t *r, const char *path,
+		       const uint32_t *ids, uint32_t id_cnt, bool long_fmt);
+	const char *explain_hint;
+} cli_policy_t;
+
+/* The entry of 'kind' (never NULL: an unknown kind gets multifactor's). */
+extern const cli_policy_t *cli_policy_find(prism_policy_t kind);
+
+/* The policies' check and explain (cli_check.c, cli_explain.c). */
+extern int cli_check_moab(const char *path);
+extern int cli_check_gridengine(const char *path);
+extern int cli_explain_moab(const cli_records_t *r, const char *path,
+			    const uint32_t *ids, uint32_t id_cnt,
+			    bool long_fmt);
+extern int cli_explain_ge(const cli_records_t *r, const char *path,
+			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt);
+
 extern int cli_check(int argc, char **argv);
 extern int cli_convert(int argc, char **argv);
 extern int cli_explain(int argc, char **argv);

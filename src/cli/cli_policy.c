@@ -1,0 +1,37 @@
+/*****************************************************************************\
+ *  cli_policy.c - the prism command's table of policies: what `prism
+ *  check` and `prism explain` do under each. A new policy is one line
+ *  here (docs/ADDING-A-POLICY.md).
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "prism_cli.h"
+
+static const cli_policy_t policies[] = {
+	{
+		.kind = PRISM_POLICY_MULTIFACTOR,
+		.reads_file = false,
+		.explain_hint = "Prism computes Slurm's multifactor priorities; `sprio -l` shows them",
+	},
+	{
+		.kind = PRISM_POLICY_MOAB,
+		.reads_file = true,
+		.check = cli_check_moab,
+		.explain = cli_explain_moab,
+	},
+	{
+		.kind = PRISM_POLICY_GRIDENGINE,
+		.reads_file = true,
+		.check = cli_check_gridengine,
+		.explain = cli_explain_ge,
+	},
+};
+
+extern const cli_policy_t *cli_policy_find(prism_policy_t kind)
+{
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (policies[i].kind == kind)
+			return &policies[i];
+	return &policies[0];
+}
