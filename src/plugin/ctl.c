@@ -10,7 +10,6 @@
 #include <pthread.h>
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 
 #include "ctl.h"
@@ -29,7 +28,7 @@ static prism_prio_conf_t conf;
  * A reconfig with the same weights publishes nothing, so this list only
  * grows when an operator edits PriorityWeightTRES.
  */
-static List tres_weight_arrays;	/* of double[], under conf_lock */
+static list_t *tres_weight_arrays;	/* of double[], under conf_lock */
 
 /* Slurm's PriorityFlags bits and the core's names for them. */
 static const struct {
@@ -149,7 +148,7 @@ extern void prism_world_get(prism_world_t *world)
 {
 	world->cluster_cpus = prism_ctl.cluster_cpus ?
 			      *prism_ctl.cluster_cpus : 0;
-	world->node_count = node_record_count > 0 ? node_record_count : 0;
+	world->node_count = prism_node_count();
 }
 
 extern bool prism_in_controller(void)

@@ -13,9 +13,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "slurm/slurm.h"
-#include "src/common/list.h"
-#include "src/slurmctld/slurmctld.h"
+#include "compat.h"
 
 #include "prism_prio.h"
 
@@ -28,7 +26,7 @@
  * plugin for its fair-share column) without defining or exporting them.
  */
 typedef struct {
-	List *job_list;
+	list_t **job_list;
 	uint32_t *cluster_cpus;
 	int *tres_cnt;
 	time_t *last_job_update;

@@ -52,9 +52,9 @@ static size_t _build_tree(void)
 		.usage_raw = assoc_mgr_root_assoc->usage->usage_raw,
 	};
 	for (size_t i = 0; i < n; i++) {
-		List children = recs[i]->usage->children_list;
+		list_t *children = recs[i]->usage->children_list;
 		slurmdb_assoc_rec_t *child;
-		ListIterator itr;
+		list_itr_t *itr;
 
 		nodes[i].first_child = nkids;
 		nodes[i].n_children = 0;
@@ -108,7 +108,7 @@ static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *parent = assoc->usage->fs_assoc_ptr;
 	slurmdb_assoc_rec_t *sib;
-	ListIterator itr;
+	list_itr_t *itr;
 	size_t n = 0;
 
 	if (parent->usage->children_list) {
@@ -167,10 +167,10 @@ extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
  * are marked "not computed" (NO_VAL) and get theirs when one of their
  * jobs asks for its fair-share factor, as with Slurm's plugin.
  */
-static void _classic(List children, uint32_t flags)
+static void _classic(list_t *children, uint32_t flags)
 {
 	slurmdb_assoc_rec_t *assoc;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!children)
 		return;
@@ -224,10 +224,10 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 }
 
 /* Normalise the shares of 'children' and their subtrees again. */
-static void _normalize_shares(List children)
+static void _normalize_shares(list_t *children)
 {
 	slurmdb_assoc_rec_t *assoc;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (!children)
 		return;

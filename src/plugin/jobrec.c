@@ -4,14 +4,13 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 
 #include "jobrec.h"
 
 extern uint32_t prism_job_cpus(const job_record_t *job_ptr)
 {
-	const struct job_details *details = job_ptr->details;
+	const job_details_t *details = job_ptr->details;
 
 	if (job_ptr->total_cpus)
 		return job_ptr->total_cpus;
@@ -31,7 +30,7 @@ extern uint32_t prism_job_time_limit(const job_record_t *job_ptr)
 
 extern void prism_job_clear_factors(job_record_t *job_ptr)
 {
-	priority_factors_object_t *f = job_ptr->prio_factors;
+	prism_factors_t *f = job_ptr->prio_factors;
 
 	if (!f)
 		return;
@@ -45,10 +44,10 @@ extern void prism_job_clear_factors(job_record_t *job_ptr)
  * Arrays of the right size are reused, so a recalculation pass does not
  * reallocate them for every job.
  */
-extern priority_factors_object_t *prism_job_reset_factors(
+extern prism_factors_t *prism_job_reset_factors(
 	job_record_t *job_ptr, uint32_t tres_cnt)
 {
-	priority_factors_object_t *f = job_ptr->prio_factors;
+	prism_factors_t *f = job_ptr->prio_factors;
 	double *tres = NULL, *weights = NULL;
 
 	if (!f) {
@@ -76,7 +75,7 @@ extern void prism_job_parts_fill(job_record_t *job_ptr, prism_part_prio_fn fn,
 				 void *arg)
 {
 	part_record_t *part_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 	int i = 0;
 
 	if (!job_ptr->part_ptr_list)

@@ -24,7 +24,7 @@ extern uint32_t prism_job_time_limit(const job_record_t *job_ptr);
  * size are reused. prism_job_clear_factors() empties it without creating
  * one. Caller holds the job write lock.
  */
-extern priority_factors_object_t *prism_job_reset_factors(
+extern prism_factors_t *prism_job_reset_factors(
 	job_record_t *job_ptr, uint32_t tres_cnt);
 extern void prism_job_clear_factors(job_record_t *job_ptr);
 

@@ -8,7 +8,6 @@
 \*****************************************************************************/
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/slurm_priority.h"
 
 #include "fs_tree.h"
 #include "jobrec.h"
@@ -57,7 +56,7 @@ static double _tres_term(const job_record_t *job_ptr,
 static void _job_inputs(const job_record_t *job_ptr,
 			const prism_prio_conf_t *conf, prism_job_t *in)
 {
-	const struct job_details *details = job_ptr->details;
+	const job_details_t *details = job_ptr->details;
 	const slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
 	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
 
@@ -93,7 +92,7 @@ static double _store_factors(job_record_t *job_ptr,
 			     const prism_terms_t *t)
 {
 	uint32_t tres_cnt = conf->weight_tres ? _tres_cnt(conf) : 0;
-	priority_factors_object_t *f = prism_job_reset_factors(job_ptr, tres_cnt);
+	prism_factors_t *f = prism_job_reset_factors(job_ptr, tres_cnt);
 	prism_tres_use_t use = _tres_use(job_ptr);
 	part_record_t *part_ptr = job_ptr->part_ptr;
 
@@ -171,7 +170,7 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
  * the job's weighted values, so an entry that gets no factor in
  * 'part_ptr' keeps the job's value and is weighted once more.
  */
-static void _tres_in_part(priority_factors_object_t *obj,
+static void _tres_in_part(prism_factors_t *obj,
 			  const job_record_t *job_ptr,
 			  const part_record_t *part_ptr,
 			  const prism_prio_conf_t *conf)
@@ -187,7 +186,7 @@ static void _tres_in_part(priority_factors_object_t *obj,
 }
 
 /* sprio's row in another partition: its partition and TRES terms. */
-static void _sprio_part_row(priority_factors_object_t *f,
+static void _sprio_part_row(prism_factors_t *f,
 			    const job_record_t *job_ptr,
 			    part_record_t *part_ptr, uint32_t entry,
 			    const prism_prio_conf_t *conf)

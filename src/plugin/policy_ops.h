@@ -136,11 +136,11 @@ typedef struct prism_policy_ops {
 	/* ---- sprio ---- */
 
 	/*
-	 * sprio's row 'f', copied from the job's factors, shown for another
-	 * partition 'part' of the job, whose priority there is 'entry':
-	 * adjust the columns. Job read lock held. MUST be set.
+	 * The factors 'f' of sprio's row, copied from the job's, shown for
+	 * another partition 'part' of the job, whose priority there is
+	 * 'entry': adjust the columns. Job read lock held. MUST be set.
 	 */
-	void (*sprio_part_row)(priority_factors_object_t *f,
+	void (*sprio_part_row)(prism_factors_t *f,
 			       const job_record_t *job, part_record_t *part,
 			       uint32_t entry, const prism_prio_conf_t *conf);
 

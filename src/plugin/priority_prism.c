@@ -7,8 +7,6 @@
 \*****************************************************************************/
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/site_factor.h"
-#include "src/common/slurm_priority.h"
 
 #include "ctl.h"
 #include "fs_tree.h"
@@ -32,7 +30,7 @@ extern void priority_p_reconfig(bool assoc_clear);
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm);
-extern List priority_p_get_priority_factors_list(
+extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
 extern void priority_p_job_end(job_record_t *job_ptr);
 
@@ -47,9 +45,9 @@ PRISM_EXPORT extern int init(void)
 		return SLURM_SUCCESS;
 	}
 	prism_usage_conf_load();
-	site_factor_plugin_init();
+	prism_site_factor_init();
 	if (prism_recalc_start() != SLURM_SUCCESS) {
-		site_factor_plugin_fini();
+		prism_site_factor_fini();
 		prism_policy_fini();
 		prism_conf_free();
 		return SLURM_ERROR;
@@ -62,7 +60,7 @@ PRISM_EXPORT extern int fini(void)
 {
 	if (prism_in_controller()) {
 		prism_recalc_stop();
-		site_factor_plugin_fini();
+		prism_site_factor_fini();
 		prism_fs_tree_fini();
 		prism_policy_save();
 		prism_policy_fini();
@@ -115,7 +113,7 @@ PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
 	/* slurmctld rebuilt the run-seconds counters of running jobs */
 	if (assoc_clear)
 		prism_usage_init_run_secs(prism_recalc_last_ran());
-	site_factor_g_reconfig();
+	prism_site_factor_reconfig();
 	debug2("%s reconfigured", plugin_type);
 }
 
@@ -139,7 +137,7 @@ PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
 			       slurm_conf.fs_dampening_factor);
 }
 
-PRISM_EXPORT extern List priority_p_get_priority_factors_list(
+PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
 	if (!prism_in_controller())

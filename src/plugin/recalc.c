@@ -20,7 +20,6 @@
 #include <sys/prctl.h>
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/site_factor.h"
 #include "src/slurmctld/locks.h"
 
 #include "fs_tree.h"
@@ -179,7 +178,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
 	assoc_mgr_lock_t locks = step->locks;
-	ListIterator itr = NULL;
+	list_itr_t *itr = NULL;
 	bool done = false;
 
 	while (!done) {

@@ -7,8 +7,6 @@
 \*****************************************************************************/
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/slurm_mcs.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
@@ -26,8 +24,7 @@ static bool _may_see(const job_record_t *job_ptr, uid_t uid)
 	if (slurm_mcs_get_privatedata() == 1)
 		return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false) ==
 		       0;
-	return assoc_mgr_is_user_acct_coord(*prism_ctl.acct_db_conn, uid,
-					    job_ptr->account);
+	return prism_is_coord(*prism_ctl.acct_db_conn, uid, job_ptr->account);
 }
 
 /* Is 'job_ptr' one sprio lists at 'now'? */
@@ -49,10 +46,10 @@ static bool _listed(const job_record_t *job_ptr,
 	return job_ptr->priority != 0;	/* held */
 }
 
-static bool _uint_in_list(List list, uint32_t value)
+static bool _uint_in_list(list_t *list, uint32_t value)
 {
 	uint32_t *v;
-	ListIterator itr;
+	list_itr_t *itr;
 	bool found = false;
 
 	if (!list)
@@ -72,7 +69,7 @@ static int _same_ptr(void *x, void *key)
 	return x == key;
 }
 
-static bool _part_wanted(List part_filter, part_record_t *part_ptr)
+static bool _part_wanted(list_t *part_filter, part_record_t *part_ptr)
 {
 	return !part_filter || list_find_first(part_filter, _same_ptr,
 					       part_ptr);
@@ -81,7 +78,7 @@ static bool _part_wanted(List part_filter, part_record_t *part_ptr)
 /* What a factor list is built for. */
 typedef struct {
 	priority_factors_request_msg_t *req_msg;
-	List part_filter;
+	list_t *part_filter;
 	prism_prio_conf_t conf;
 	prism_policy_inst_t *inst;	/* whose columns */
 } rows_t;
@@ -90,7 +87,7 @@ typedef struct {
  * Append the row of 'job_ptr' in 'part_ptr', its partition number 'i'
  * (-1: the job has one partition).
  */
-static void _append_row(List ret, const job_record_t *job_ptr,
+static void _append_row(list_t *ret, const job_record_t *job_ptr,
 			part_record_t *part_ptr, const rows_t *rows, int i)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
@@ -103,11 +100,11 @@ static void _append_row(List ret, const job_record_t *job_ptr,
 	list_append(ret, obj);
 }
 
-static void _add_job_rows(List ret, const job_record_t *job_ptr,
+static void _add_job_rows(list_t *ret, const job_record_t *job_ptr,
 			  const rows_t *rows)
 {
 	part_record_t *part_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 	int i = 0;
 
 	if (!_uint_in_list(rows->req_msg->job_id_list, job_ptr->job_id) ||
@@ -128,9 +125,9 @@ static void _add_job_rows(List ret, const job_record_t *job_ptr,
 	list_iterator_destroy(itr);
 }
 
-static List _part_filter(const char *names)
+static list_t *_part_filter(const char *names)
 {
-	List filter;
+	list_t *filter;
 	char *copy, *tok, *save = NULL;
 
 	if (!names)
@@ -148,16 +145,16 @@ static List _part_filter(const char *names)
 	return filter;
 }
 
-extern List prism_sprio_list(priority_factors_request_msg_t *req_msg,
+extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
 				   uid_t uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };
 	rows_t rows = { .req_msg = req_msg, .inst = prism_policy_get() };
-	List ret = NULL;
+	list_t *ret = NULL;
 	job_record_t *job_ptr;
-	ListIterator itr;
+	list_itr_t *itr;
 	time_t now = time(NULL);
 
 	prism_conf_get(&rows.conf);

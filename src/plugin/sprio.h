@@ -14,7 +14,7 @@
  * may see. Returns a list the caller frees, or NULL when there is none.
  * Takes the job read lock itself; call it inside slurmctld only.
  */
-extern List prism_sprio_list(priority_factors_request_msg_t *req_msg,
+extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
 			     uid_t uid);
 
 #endif /* PRISM_SPRIO_H */
