@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-configure.sh: configure refuses a Slurm source tree that is
-# missing, not configured, or of another version than the installed
-# slurmctld, each with a one-line reason.
+# missing, not configured, of a version Prism does not support, or of
+# another version than the installed slurmctld, each with a one-line
+# reason.
 set -u
 top=$(cd "${top_srcdir:-.}" && pwd)
 tmp=$(mktemp -d)
@@ -48,8 +49,20 @@ expect "$tmp/none" "missing" "missing tree"
 fake_tree "$tmp/raw" ""
 expect "$tmp/raw" "not configured" "unconfigured tree"
 fake_tree "$tmp/old" "21.08.5"
-expect "$tmp/old" "is version 21.08.5 but the installed slurmctld is" \
-	"tree of another version"
+expect "$tmp/old" "Slurm 21.08.5 is not supported .*: Prism builds for Slurm 22.05 and 24.11" \
+	"tree of an unsupported version"
+fake_tree "$tmp/new" "26.05.5"
+expect "$tmp/new" "Slurm 26.05.5 is not supported" \
+	"tree of a newer unsupported version"
+# a supported version that is not the one installed
+installed=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9][^ ]*\).*$/\1/p')
+case "$installed" in
+24.11.*) other=22.05.8 ;;
+*) other=24.11.5 ;;
+esac
+fake_tree "$tmp/other" "$other"
+expect "$tmp/other" "is version $other but the installed slurmctld is" \
+	"tree of another supported version than the installed one"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,11 @@
 #define PRISM_SLURM_AT_LEAST(a, b, c) \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
 
-/* Headers that moved to src/interfaces/ in 23.02. */
+/* Headers that moved to src/interfaces/ in 23.02; the state-file lock
+ * left slurmctld for src/common/state_save.h in 24.11. */
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#include "src/common/state_save.h"
+#endif
 #if PRISM_SLURM_AT_LEAST(23, 2, 0)
 #include "src/interfaces/mcs.h"
 #include "src/interfaces/priority.h"

@@ -98,6 +98,7 @@ extern void prism_conf_load(void)
 		.max_age = slurm_conf.priority_max_age,
 		.flags = _core_flags(slurm_conf.priority_flags),
 		.favor_small = slurm_conf.priority_favor_small,
+		.small_node_floor = PRISM_SLURM_AT_LEAST(24, 11, 0),
 	};
 	double *weight_tres = NULL;
 	uint32_t tres_cnt = 0;
@@ -170,6 +171,7 @@ extern void prism_ctl_find(void)
 	prism_ctl.tres_cnt = dlsym(RTLD_DEFAULT, "slurmctld_tres_cnt");
 	prism_ctl.last_job_update = dlsym(RTLD_DEFAULT, "last_job_update");
 	prism_ctl.acct_db_conn = dlsym(RTLD_DEFAULT, "acct_db_conn");
+	prism_ctl.last_part_update = dlsym(RTLD_DEFAULT, "last_part_update");
 	if (!prism_ctl.job_list || !prism_ctl.cluster_cpus ||
 	    !prism_ctl.tres_cnt || !prism_ctl.last_job_update ||
 	    !prism_ctl.acct_db_conn)

@@ -31,6 +31,7 @@ typedef struct {
 	int *tres_cnt;
 	time_t *last_job_update;
 	void **acct_db_conn;
+	time_t *last_part_update;	/* 24.11: may be NULL */
 } prism_ctl_t;
 
 /* Filled by prism_ctl_find(); all NULL when not running inside slurmctld. */

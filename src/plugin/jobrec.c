@@ -5,6 +5,7 @@
 \*****************************************************************************/
 
 #include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "jobrec.h"
 
@@ -71,25 +72,144 @@ extern prism_factors_t *prism_job_reset_factors(
 	return f;
 }
 
+/* The job's QOS list when it asked for several (24.11), else NULL. */
+static list_t *_qos_list(const job_record_t *job_ptr)
+{
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	return job_ptr->qos_list;
+#else
+	return NULL;
+#endif
+}
+
+extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr)
+{
+	list_t *qos_list = _qos_list(job_ptr);
+	uint32_t n = 0;
+
+	if (job_ptr->part_ptr_list)
+		n = list_count(job_ptr->part_ptr_list);
+	if (qos_list)
+		n = (n ? n : 1) * list_count(qos_list);
+	return n;
+}
+
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* job_ptr->part_prio ready for 'n' entries ('n' 0: none). */
+static uint32_t *_prio_array(job_record_t *job_ptr, uint32_t n)
+{
+	priority_mult_t *pp = job_ptr->part_prio;
+	time_t parts_changed = prism_ctl.last_part_update ?
+				       *prism_ctl.last_part_update : 0;
+
+	if (!n) {
+		if (pp) {
+			xfree(pp->priority_array);
+			xfree(pp->priority_array_names);
+			xfree(job_ptr->part_prio);
+		}
+		return NULL;
+	}
+	if (!pp)
+		pp = job_ptr->part_prio = xmalloc(sizeof(*pp));
+	/* as multifactor: anew when partitions changed; and when the
+	 * number of entries changed (a QOS list Slurm did not reset) */
+	if (!pp->priority_array || (pp->last_update < parts_changed) ||
+	    (xsize(pp->priority_array) != n * sizeof(uint32_t))) {
+		xfree(pp->priority_array);
+		pp->priority_array = xcalloc(n, sizeof(uint32_t));
+		xfree(pp->priority_array_names);
+		if (job_ptr->part_ptr_list)
+			pp->priority_array_names =
+				part_list_to_xstr(job_ptr->part_ptr_list);
+		pp->last_update = time(NULL);
+	}
+	return pp->priority_array;
+}
+#else
+/* job_ptr->priority_array ready for 'n' entries (one spare, as Slurm). */
+static uint32_t *_prio_array(job_record_t *job_ptr, uint32_t n)
+{
+	if (!n)
+		return NULL;
+	if (!job_ptr->priority_array)
+		job_ptr->priority_array = xcalloc(n + 1, sizeof(uint32_t));
+	return job_ptr->priority_array;
+}
+#endif
+
+/* What one partition's entries are filled with. */
+typedef struct {
+	prism_entry_prio_fn fn;
+	void *arg;
+	job_record_t *job_ptr;
+	part_record_t *part_ptr;
+	uint32_t *array;
+	int i;
+} fill_t;
+
+static int _fill_qos(void *x, void *arg)
+{
+	fill_t *f = arg;
+
+	f->array[f->i] = f->fn(f->arg, f->job_ptr, f->part_ptr, x, f->i,
+			       f->array[f->i]);
+	f->i++;
+	return 0;
+}
+
+static void _fill_part(fill_t *f, part_record_t *part_ptr)
+{
+	list_t *qos_list = _qos_list(f->job_ptr);
+
+	f->part_ptr = part_ptr;
+	if (qos_list)
+		(void) list_for_each(qos_list, _fill_qos, f);
+	else
+		(void) _fill_qos(NULL, f);
+}
+
+extern void prism_job_prio_array_fill(job_record_t *job_ptr,
+				      prism_entry_prio_fn fn, void *arg)
+{
+	fill_t f = { .fn = fn, .arg = arg, .job_ptr = job_ptr };
+	part_record_t *part_ptr;
+	list_itr_t *itr;
+
+	if (!(f.array = _prio_array(job_ptr, prism_job_prio_entries(job_ptr))))
+		return;
+	if (!job_ptr->part_ptr_list) {
+		_fill_part(&f, job_ptr->part_ptr);
+		return;
+	}
+#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
+	/* 22.05: the plugin keeps the list in tier order */
+	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+#endif
+	itr = list_iterator_create(job_ptr->part_ptr_list);
+	while ((part_ptr = list_next(itr)))
+		_fill_part(&f, part_ptr);
+	list_iterator_destroy(itr);
+}
+
+typedef struct {
+	prism_part_prio_fn fn;
+	void *arg;
+} parts_fill_t;
+
+static uint32_t _part_only(void *arg, job_record_t *job_ptr,
+			   part_record_t *part_ptr, slurmdb_qos_rec_t *qos_ptr,
+			   int i, uint32_t prev)
+{
+	parts_fill_t *p = arg;
+
+	return p->fn(p->arg, job_ptr, part_ptr, i, prev);
+}
+
 extern void prism_job_parts_fill(job_record_t *job_ptr, prism_part_prio_fn fn,
 				 void *arg)
 {
-	part_record_t *part_ptr;
-	list_itr_t *itr;
-	int i = 0;
+	parts_fill_t p = { fn, arg };
 
-	if (!job_ptr->part_ptr_list)
-		return;
-	if (!job_ptr->priority_array)
-		job_ptr->priority_array =
-			xcalloc(list_count(job_ptr->part_ptr_list) + 1,
-				sizeof(uint32_t));
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr))) {
-		job_ptr->priority_array[i] =
-			fn(arg, job_ptr, part_ptr, i, job_ptr->priority_array[i]);
-		i++;
-	}
-	list_iterator_destroy(itr);
+	prism_job_prio_array_fill(job_ptr, _part_only, &p);
 }

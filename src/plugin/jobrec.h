@@ -29,22 +29,37 @@ extern prism_factors_t *prism_job_reset_factors(
 extern void prism_job_clear_factors(job_record_t *job_ptr);
 
 /*
- * The priority of a multi-partition job in one of its partitions: 'arg'
- * is the caller's, 'i' the entry's index, 'prev' what the entry holds
- * now (0 when new). Returns the entry's new value.
+ * The priority of a job in one entry of its priority array: partition
+ * 'part_ptr' and QOS 'qos_ptr' (NULL: the job asked for one QOS, its
+ * own). 'arg' is the caller's, 'i' the entry's index, 'prev' what the
+ * entry holds now (0 when new). Returns the entry's new value.
  */
+typedef uint32_t (*prism_entry_prio_fn)(void *arg, job_record_t *job_ptr,
+					 part_record_t *part_ptr,
+					 slurmdb_qos_rec_t *qos_ptr, int i,
+					 uint32_t prev);
+
+/*
+ * Fill the job's priority array, one entry per partition of a
+ * multi-partition job (PriorityTier order) and, from Slurm 24.11 on, per
+ * QOS of a multi-QOS job (partition-major, the order the scheduler reads
+ * them in), each from 'fn'. The array is allocated when missing or of
+ * another size, entries kept otherwise; a job of one partition and one
+ * QOS has none. Caller holds the job write lock and the assoc_mgr QOS
+ * read lock.
+ */
+extern void prism_job_prio_array_fill(job_record_t *job_ptr,
+				      prism_entry_prio_fn fn, void *arg);
+
+/* (the former one-partition-only interface; goes when its last users
+ * move to prism_job_prio_array_fill()) */
 typedef uint32_t (*prism_part_prio_fn)(void *arg, job_record_t *job_ptr,
 					part_record_t *part_ptr, int i,
 					uint32_t prev);
-
-/*
- * Fill job_ptr->priority_array, one entry per partition of
- * job_ptr->part_ptr_list in PriorityTier order (the list is sorted so;
- * the array is allocated when missing, entries kept), each from 'fn'.
- * Nothing happens for a job of one partition. Caller holds the job write
- * lock.
- */
 extern void prism_job_parts_fill(job_record_t *job_ptr, prism_part_prio_fn fn,
 				 void *arg);
+
+/* Number of entries of the job's priority array (0: none). */
+extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr);
 
 #endif /* PRISM_JOBREC_H */

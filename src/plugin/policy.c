@@ -295,27 +295,26 @@ extern void prism_policy_pass_end(prism_policy_inst_t *inst,
 	slurm_mutex_unlock(&policy_lock);
 }
 
-extern void prism_policy_sprio_row(const prism_policy_inst_t *inst,
-				   priority_factors_object_t *f,
-				   const job_record_t *job,
-				   part_record_t *part, int i,
-				   const prism_prio_conf_t *conf)
+extern bool prism_policy_own_columns(const prism_policy_inst_t *inst)
 {
-	bool one_part = i < 0;
+	return inst->ops->sprio_own_columns;
+}
 
-	if ((one_part || inst->ops->sprio_own_columns) &&
-	    job->direct_set_prio)
-		f->direct_prio = job->priority;
-	else
-		slurm_copy_priority_factors_object(f, job->prio_factors);
-	if (one_part)
+extern void prism_policy_sprio_entry(const prism_policy_inst_t *inst,
+				     prism_factors_t *f,
+				     const job_record_t *job,
+				     part_record_t *part,
+				     slurmdb_qos_rec_t *qos, int i,
+				     const prism_prio_conf_t *conf)
+{
+	const uint32_t *array = prism_job_prio_array(job);
+	uint32_t entry = array ? array[i] : 0;
+
+	/* the policy's own columns: the entry's priority, if there is one */
+	if (inst->ops->sprio_own_columns && !array)
 		return;
-	/* the policy's own columns: an admin-set row stays as it is */
-	if (inst->ops->sprio_own_columns &&
-	    (f->direct_prio || !job->priority_array))
-		return;
-	inst->ops->sprio_part_row(f, job, part,
-				  job->priority_array ? job->priority_array[i] :
-							0,
-				  conf);
+	if (inst->ops->sprio_entry_row)
+		inst->ops->sprio_entry_row(f, job, part, qos, entry, conf);
+	else if (part)
+		inst->ops->sprio_part_row(f, job, part, entry, conf);
 }

@@ -97,15 +97,21 @@ extern uint32_t prism_policy_batch(prism_policy_inst_t *inst,
 extern void prism_policy_pass_end(prism_policy_inst_t *inst,
 				  const prism_pass_t *pass);
 
+/* Does 'inst' fill sprio's columns its own way (an admin-set job then
+ * shows its priority in every row)? */
+extern bool prism_policy_own_columns(const prism_policy_inst_t *inst);
+
 /*
- * sprio: fill row 'f' of 'job' in partition 'part' ('i': its index in
- * the job's partition list, -1: the job has one partition). Caller holds
- * the job read lock.
+ * sprio: the factors 'f' of the row of 'job' for entry 'i' of its
+ * priority array, copied from the job's: made those of partition 'part'
+ * (NULL: the job's own) and QOS 'qos' (NULL: the job's own). Caller holds
+ * the job read lock (and, from 24.11 on, the assoc_mgr QOS read lock).
  */
-extern void prism_policy_sprio_row(const prism_policy_inst_t *inst,
-				   priority_factors_object_t *f,
-				   const job_record_t *job,
-				   part_record_t *part, int i,
-				   const prism_prio_conf_t *conf);
+extern void prism_policy_sprio_entry(const prism_policy_inst_t *inst,
+				     prism_factors_t *f,
+				     const job_record_t *job,
+				     part_record_t *part,
+				     slurmdb_qos_rec_t *qos, int i,
+				     const prism_prio_conf_t *conf);
 
 #endif /* PRISM_POLICY_H */

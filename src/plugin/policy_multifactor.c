@@ -120,17 +120,36 @@ typedef struct {
 	const prism_terms_t *terms;
 } part_arg_t;
 
-/* The job's priority in 'part_ptr' (INCR_ONLY per entry). */
-static uint32_t _in_part(void *arg, job_record_t *job_ptr,
-			 part_record_t *part_ptr, int i, uint32_t prev)
+/* The QOS term of an entry for 'qos_ptr' (NULL: the job's own). */
+static double _entry_qos_term(const prism_prio_conf_t *conf,
+			      const prism_terms_t *terms,
+			      const slurmdb_qos_rec_t *qos_ptr)
+{
+	if (!qos_ptr)
+		return terms->qos;
+	return prism_entry_qos_term(
+		conf, terms, qos_ptr->priority && qos_ptr->usage,
+		qos_ptr->usage ?
+			prism_pick_factor(conf->flags & PRISM_F_NO_NORMAL_QOS,
+					  qos_ptr->usage->norm_priority,
+					  qos_ptr->priority) :
+			0.0);
+}
+
+/* The job's priority in 'part_ptr' with 'qos_ptr' (INCR_ONLY per
+ * entry). */
+static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
+			  part_record_t *part_ptr, slurmdb_qos_rec_t *qos_ptr,
+			  int i, uint32_t prev)
 {
 	const part_arg_t *a = arg;
 	double part_term =
 		prism_part_term(a->conf, _part_factor(a->conf, part_ptr));
 	double tres_term = _tres_term(job_ptr, part_ptr, a->conf);
+	double qos_term = _entry_qos_term(a->conf, a->terms, qos_ptr);
 	bool high = false;
-	uint32_t prio = prism_prio_total_in_part(a->terms, part_term,
-						 tres_term, &high);
+	uint32_t prio = prism_prio_total_in_entry(a->terms, part_term,
+						  qos_term, tres_term, &high);
 
 	if (high)
 		error("%pJ priority in partition %s exceeds 32 bits, reduced to %u",
@@ -160,7 +179,7 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 		 job_ptr, prism_term_site(&terms), terms.age, terms.assoc,
 		 terms.fs, terms.js, terms.part, terms.qos, terms.tres,
 		 prism_term_nice(&terms), prio);
-	prism_job_parts_fill(job_ptr, _in_part, &arg);
+	prism_job_prio_array_fill(job_ptr, _in_entry, &arg);
 	return prio;
 }
 
@@ -185,15 +204,24 @@ static void _tres_in_part(prism_factors_t *obj,
 				obj->priority_tres);
 }
 
-/* sprio's row in another partition: its partition and TRES terms. */
-static void _sprio_part_row(prism_factors_t *f,
-			    const job_record_t *job_ptr,
-			    part_record_t *part_ptr, uint32_t entry,
-			    const prism_prio_conf_t *conf)
+/* sprio's row for an entry of several: the partition and TRES terms of
+ * another partition, the QOS term of another QOS. */
+static void _sprio_entry_row(prism_factors_t *f, const job_record_t *job_ptr,
+			     part_record_t *part_ptr,
+			     slurmdb_qos_rec_t *qos_ptr, uint32_t entry,
+			     const prism_prio_conf_t *conf)
 {
-	f->priority_part = prism_part_term(conf, _part_factor(conf, part_ptr));
-	if (f->priority_tres)
-		_tres_in_part(f, job_ptr, part_ptr, conf);
+	if (part_ptr) {
+		f->priority_part =
+			prism_part_term(conf, _part_factor(conf, part_ptr));
+		if (f->priority_tres)
+			_tres_in_part(f, job_ptr, part_ptr, conf);
+	}
+	if (qos_ptr) {
+		prism_terms_t own = { .qos = f->priority_qos };
+
+		f->priority_qos = _entry_qos_term(conf, &own, qos_ptr);
+	}
 }
 
 static bool _after_fs(const prism_pass_t *pass)
@@ -222,6 +250,6 @@ const prism_policy_ops_t prism_multifactor_ops = {
 	.incr_only = true,
 	.job_compute = _job_compute,
 	.after_fs = _after_fs,
-	.sprio_part_row = _sprio_part_row,
+	.sprio_entry_row = _sprio_entry_row,
 	.sprio_own_columns = false,
 };

@@ -30,9 +30,15 @@ extern void priority_p_reconfig(bool assoc_clear);
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm);
+extern void priority_p_job_end(job_record_t *job_ptr);
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+extern list_t *priority_p_get_priority_factors_list(uid_t uid);
+extern uint32_t priority_p_recover(uint32_t prio_boost);
+extern void priority_p_thread_start(void);
+#else
 extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
-extern void priority_p_job_end(job_record_t *job_ptr);
+#endif
 
 PRISM_EXPORT extern int init(void)
 {
@@ -46,12 +52,16 @@ PRISM_EXPORT extern int init(void)
 	}
 	prism_usage_conf_load();
 	prism_site_factor_init();
+	prism_recalc_init();
+#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
+	/* from 24.11 on, priority_p_thread_start() (the jobs are recovered) */
 	if (prism_recalc_start() != SLURM_SUCCESS) {
 		prism_site_factor_fini();
 		prism_policy_fini();
 		prism_conf_free();
 		return SLURM_ERROR;
 	}
+#endif
 	info("%s loaded", plugin_type);
 	return SLURM_SUCCESS;
 }
@@ -137,6 +147,35 @@ PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
 			       slurm_conf.fs_dampening_factor);
 }
 
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* The caller holds the job, node and partition read locks and the
+ * assoc_mgr QOS read lock. */
+PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(uid_t uid)
+{
+	if (!prism_in_controller())
+		return NULL;
+	return prism_sprio_list(uid);
+}
+
+/* After the jobs are recovered, under the controller's config lock. */
+PRISM_EXPORT extern void priority_p_thread_start(void)
+{
+	if (prism_in_controller() && prism_recalc_start() != SLURM_SUCCESS)
+		fatal("%s: cannot start the recalculation thread",
+		      plugin_type);
+}
+
+/*
+ * After the controller synchronised job priorities, no lock held. Every
+ * job already got its priority from priority_p_set(); the first pass,
+ * right after the thread started, recomputes them. Nothing to add to the
+ * lowest priority.
+ */
+PRISM_EXPORT extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	return 0;
+}
+#else
 PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
@@ -144,6 +183,7 @@ PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(
 		return NULL;
 	return prism_sprio_list(req_msg, uid);
 }
+#endif
 
 /*
  * Called when a job ends, with the job write lock held: charge its usage

@@ -357,22 +357,29 @@ static void *_recalc_loop(void *arg)
 	return NULL;
 }
 
-extern int prism_recalc_start(void)
+extern void prism_recalc_init(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-	pthread_condattr_t attr;
-	int rc;
 
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&wake_cond, &attr);
-	pthread_condattr_destroy(&attr);
-	stopping = false;
 	prism_state_load(&state);
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage)
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	assoc_mgr_unlock(&locks);
+}
+
+extern int prism_recalc_start(void)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	if (thread_running)
+		return SLURM_SUCCESS;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&wake_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	stopping = false;
 	rc = pthread_create(&thread, NULL, _recalc_loop, NULL);
 	if (rc) {
 		error("%s: cannot start the recalculation thread: %s",

@@ -10,8 +10,15 @@
 #include "ctl.h"
 
 /*
- * Load Prism's state and start the thread (its first pass runs at once).
- * Returns SLURM_SUCCESS or SLURM_ERROR (logged). Call with no lock held.
+ * Load Prism's state (the end of the last pass: a job that ends from now
+ * on is charged from it). Takes the assoc_mgr assoc write lock; call it
+ * before the controller recovers its jobs.
+ */
+extern void prism_recalc_init(void);
+
+/*
+ * Start the thread (its first pass runs at once); nothing when it runs.
+ * Returns SLURM_SUCCESS or SLURM_ERROR (logged).
  */
 extern int prism_recalc_start(void);
 

@@ -46,6 +46,113 @@ static bool _listed(const job_record_t *job_ptr,
 	return job_ptr->priority != 0;	/* held */
 }
 
+/* What a factor list is built for. */
+typedef struct {
+	list_t *ret;
+	prism_prio_conf_t conf;
+	prism_policy_inst_t *inst;	/* whose columns */
+	bool own;			/* the policy's own columns */
+#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
+	priority_factors_request_msg_t *req_msg;
+	list_t *part_filter;
+#endif
+} rows_t;
+
+/* The job's QOS list when it asked for several (24.11), else NULL. */
+static list_t *_qos_list(const job_record_t *job_ptr)
+{
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	return job_ptr->qos_list;
+#else
+	return NULL;
+#endif
+}
+
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* The rows point to the job's strings (the list is packed while the
+ * caller holds the job lock): only the factors are freed. */
+static void _row_free(void *x)
+{
+	priority_factors_object_t *obj = x;
+
+	if (!obj)
+		return;
+	slurm_destroy_priority_factors(obj->prio_factors);
+	xfree(obj);
+}
+
+/*
+ * A new row of 'job_ptr' in 'part_ptr' with 'qos_ptr' (NULL: its own),
+ * appended to 'ret'. Returns its factors, copied from the job's for the
+ * caller to adjust; NULL when the row shows an admin-set priority.
+ */
+static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
+				 part_record_t *part_ptr,
+				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	obj->account = job_ptr->account;
+	obj->job_id = job_ptr->job_id;
+	obj->partition = part_ptr->name;
+	obj->qos = qos_ptr ? qos_ptr->name :
+		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
+	obj->user_id = job_ptr->user_id;
+	list_append(ret, obj);
+	if (direct) {
+		obj->direct_prio = job_ptr->priority;
+		return NULL;
+	}
+	obj->prio_factors = xmalloc(sizeof(*obj->prio_factors));
+	if (job_ptr->prio_factors)
+		slurm_copy_priority_factors(obj->prio_factors,
+					    job_ptr->prio_factors);
+	return obj->prio_factors;
+}
+
+/* Does a row of an admin-set job show its priority? Always. */
+static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
+{
+	return job_ptr->direct_set_prio;
+}
+
+static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
+{
+	return true;	/* sprio filters by job, user and partition itself */
+}
+
+static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
+{
+	return true;
+}
+#else
+/* A new row of 'job_ptr' in 'part_ptr', appended to 'ret'. Returns its
+ * factors, copied from the job's for the caller to adjust; NULL when the
+ * row shows an admin-set priority. */
+static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
+				 part_record_t *part_ptr,
+				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	if (direct)
+		obj->direct_prio = job_ptr->priority;
+	else
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+	obj->job_id = job_ptr->job_id;
+	obj->partition = part_ptr->name;
+	obj->user_id = job_ptr->user_id;
+	list_append(ret, obj);
+	return direct ? NULL : obj;
+}
+
+/* Does a row of an admin-set job show its priority? Under multifactor
+ * only when the job has one partition (22.05's multifactor). */
+static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
+{
+	return job_ptr->direct_set_prio && (one_entry || own);
+}
+
 static bool _uint_in_list(list_t *list, uint32_t value)
 {
 	uint32_t *v;
@@ -64,65 +171,21 @@ static bool _uint_in_list(list_t *list, uint32_t value)
 	return found;
 }
 
+static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
+{
+	return _uint_in_list(rows->req_msg->job_id_list, job_ptr->job_id) &&
+	       _uint_in_list(rows->req_msg->uid_list, job_ptr->user_id);
+}
+
 static int _same_ptr(void *x, void *key)
 {
 	return x == key;
 }
 
-static bool _part_wanted(list_t *part_filter, part_record_t *part_ptr)
+static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
 {
-	return !part_filter || list_find_first(part_filter, _same_ptr,
-					       part_ptr);
-}
-
-/* What a factor list is built for. */
-typedef struct {
-	priority_factors_request_msg_t *req_msg;
-	list_t *part_filter;
-	prism_prio_conf_t conf;
-	prism_policy_inst_t *inst;	/* whose columns */
-} rows_t;
-
-/*
- * Append the row of 'job_ptr' in 'part_ptr', its partition number 'i'
- * (-1: the job has one partition).
- */
-static void _append_row(list_t *ret, const job_record_t *job_ptr,
-			part_record_t *part_ptr, const rows_t *rows, int i)
-{
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
-
-	prism_policy_sprio_row(rows->inst, obj, job_ptr, part_ptr, i,
-			       &rows->conf);
-	obj->job_id = job_ptr->job_id;
-	obj->partition = part_ptr->name;
-	obj->user_id = job_ptr->user_id;
-	list_append(ret, obj);
-}
-
-static void _add_job_rows(list_t *ret, const job_record_t *job_ptr,
-			  const rows_t *rows)
-{
-	part_record_t *part_ptr;
-	list_itr_t *itr;
-	int i = 0;
-
-	if (!_uint_in_list(rows->req_msg->job_id_list, job_ptr->job_id) ||
-	    !_uint_in_list(rows->req_msg->uid_list, job_ptr->user_id))
-		return;
-	if (!job_ptr->part_ptr_list) {
-		if (job_ptr->part_ptr &&
-		    _part_wanted(rows->part_filter, job_ptr->part_ptr))
-			_append_row(ret, job_ptr, job_ptr->part_ptr, rows, -1);
-		return;
-	}
-	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr))) {
-		if (_part_wanted(rows->part_filter, part_ptr))
-			_append_row(ret, job_ptr, part_ptr, rows, i);
-		i++;
-	}
-	list_iterator_destroy(itr);
+	return !rows->part_filter ||
+	       list_find_first(rows->part_filter, _same_ptr, part_ptr);
 }
 
 static list_t *_part_filter(const char *names)
@@ -144,35 +207,124 @@ static list_t *_part_filter(const char *names)
 	xfree(copy);
 	return filter;
 }
+#endif
 
+/* One job's rows while they are added: where the next entry is. */
+typedef struct {
+	const rows_t *rows;
+	const job_record_t *job_ptr;
+	part_record_t *part_ptr;	/* this partition */
+	bool multi_part;
+	bool one_entry;
+	int i;				/* the entry's index */
+} job_rows_t;
+
+static int _add_entry(void *x, void *arg)
+{
+	job_rows_t *j = arg;
+	slurmdb_qos_rec_t *qos_ptr = x;
+	const rows_t *rows = j->rows;
+	prism_factors_t *f;
+
+	if (_part_wanted(rows, j->part_ptr)) {
+		f = _row_add(rows->ret, j->job_ptr, j->part_ptr, qos_ptr,
+			     _direct(j->job_ptr, j->one_entry, rows->own));
+		if (f && !j->one_entry)
+			prism_policy_sprio_entry(
+				rows->inst, f, j->job_ptr,
+				j->multi_part ? j->part_ptr : NULL, qos_ptr,
+				j->i, &rows->conf);
+	}
+	j->i++;
+	return 0;
+}
+
+static void _add_part(job_rows_t *j, part_record_t *part_ptr)
+{
+	list_t *qos_list = _qos_list(j->job_ptr);
+
+	j->part_ptr = part_ptr;
+	if (qos_list)
+		(void) list_for_each(qos_list, _add_entry, j);
+	else
+		(void) _add_entry(NULL, j);
+}
+
+static void _add_job_rows(const job_record_t *job_ptr, const rows_t *rows)
+{
+	job_rows_t j = { .rows = rows, .job_ptr = job_ptr };
+	part_record_t *part_ptr;
+	list_itr_t *itr;
+
+	if (!_job_wanted(job_ptr, rows))
+		return;
+	j.multi_part = job_ptr->part_ptr_list != NULL;
+	j.one_entry = !j.multi_part && !_qos_list(job_ptr);
+	if (!j.multi_part) {
+		if (job_ptr->part_ptr)
+			_add_part(&j, job_ptr->part_ptr);
+		return;
+	}
+	itr = list_iterator_create(job_ptr->part_ptr_list);
+	while ((part_ptr = list_next(itr)))
+		_add_part(&j, part_ptr);
+	list_iterator_destroy(itr);
+}
+
+/* Every listed job's rows into rows->ret. Caller holds the job read
+ * lock. */
+static void _add_rows(rows_t *rows, uid_t uid)
+{
+	job_record_t *job_ptr;
+	list_itr_t *itr;
+	time_t now = time(NULL);
+
+	if (!*prism_ctl.job_list)
+		return;
+	itr = list_iterator_create(*prism_ctl.job_list);
+	while ((job_ptr = list_next(itr)))
+		if (_listed(job_ptr, &rows->conf, now) &&
+		    _may_see(job_ptr, uid))
+			_add_job_rows(job_ptr, rows);
+	list_iterator_destroy(itr);
+}
+
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+extern list_t *prism_sprio_list(uid_t uid)
+{
+	rows_t rows = { .inst = prism_policy_get() };
+
+	rows.own = prism_policy_own_columns(rows.inst);
+	prism_conf_get(&rows.conf);
+	rows.ret = list_create(_row_free);
+	_add_rows(&rows, uid);
+	prism_policy_put(rows.inst);
+	if (!list_count(rows.ret))
+		FREE_NULL_LIST(rows.ret);
+	return rows.ret;
+}
+#else
 extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
-				   uid_t uid)
+				uid_t uid)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };
 	rows_t rows = { .req_msg = req_msg, .inst = prism_policy_get() };
-	list_t *ret = NULL;
-	job_record_t *job_ptr;
-	list_itr_t *itr;
-	time_t now = time(NULL);
 
+	rows.own = prism_policy_own_columns(rows.inst);
 	prism_conf_get(&rows.conf);
 	lock_slurmctld(job_read_lock);
 	rows.part_filter = _part_filter(req_msg->partitions);
 	if (*prism_ctl.job_list) {
-		ret = list_create(slurm_destroy_priority_factors_object);
-		itr = list_iterator_create(*prism_ctl.job_list);
-		while ((job_ptr = list_next(itr)))
-			if (_listed(job_ptr, &rows.conf, now) &&
-			    _may_see(job_ptr, uid))
-				_add_job_rows(ret, job_ptr, &rows);
-		list_iterator_destroy(itr);
-		if (!list_count(ret))
-			FREE_NULL_LIST(ret);
+		rows.ret = list_create(slurm_destroy_priority_factors_object);
+		_add_rows(&rows, uid);
+		if (!list_count(rows.ret))
+			FREE_NULL_LIST(rows.ret);
 	}
 	unlock_slurmctld(job_read_lock);
 	FREE_NULL_LIST(rows.part_filter);
 	prism_policy_put(rows.inst);
-	return ret;
+	return rows.ret;
 }
+#endif

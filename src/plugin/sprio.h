@@ -9,12 +9,23 @@
 
 #include "ctl.h"
 
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/*
+ * Build sprio's factor list: the rows of the jobs 'uid' may see, one per
+ * entry of a job's priority array. Returns a list the caller frees, or
+ * NULL when there is none. The caller holds the job, node and partition
+ * read locks and the assoc_mgr QOS read lock (sprio itself filters by
+ * job, user and partition); call it inside slurmctld only.
+ */
+extern list_t *prism_sprio_list(uid_t uid);
+#else
 /*
  * Build sprio's factor list for the jobs 'req_msg' selects that 'uid'
  * may see. Returns a list the caller frees, or NULL when there is none.
  * Takes the job read lock itself; call it inside slurmctld only.
  */
 extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
-			     uid_t uid);
+				uid_t uid);
+#endif
 
 #endif /* PRISM_SPRIO_H */

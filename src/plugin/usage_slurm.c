@@ -15,6 +15,7 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/slurm_protocol_api.h"
+#include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/locks.h"
 
 #include "prism_usage.h"
@@ -313,6 +314,40 @@ static slurmdb_qos_rec_t *_part_qos(const job_record_t *job_ptr)
 	return job_ptr->part_ptr->qos_ptr;
 }
 
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/*
+ * Release 'delta' run-seconds from what 'qos' counts for the job's
+ * account and user (MaxTRESRunMinsPerAccount/PerUser; Slurm 24.11 keeps
+ * these counters and the priority plugin drains them as it does the
+ * QOS's own). Caller holds the assoc_mgr QOS write lock.
+ */
+static void _release_used_limits(const job_record_t *job_ptr,
+				 slurmdb_qos_rec_t *qos, const uint64_t *delta,
+				 int tres_cnt, prism_usage_underflow_t *uf)
+{
+	slurmdb_used_limits_t *used[2] = {
+		acct_policy_get_acct_used_limits(&qos->usage->acct_limit_list,
+						 job_ptr->assoc_ptr->acct),
+		acct_policy_get_user_used_limits(&qos->usage->user_limit_list,
+						 job_ptr->user_id),
+	};
+	static const char *const whose[2] = { "account", "user" };
+
+	for (int w = 0; w < 2; w++) {
+		prism_usage_rec_t rec = {
+			.grp_used_tres_run_secs = used[w]->tres_run_secs };
+		int n = prism_usage_rec_release(&rec, NULL, delta, tres_cnt,
+						TRES_ARRAY_ENERGY, uf);
+
+		for (int i = 0; i < n; i++)
+			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %" PRIu64 " seconds when only %" PRIu64 " remained.",
+			      plugin, job_ptr->job_id, qos->name,
+			      _tres_name(uf[i].tres), whose[w], uf[i].delta,
+			      uf[i].remained);
+	}
+}
+#endif
+
 static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 			const prism_usage_charge_t *c, int tres_cnt,
 			bool limits, prism_usage_underflow_t *uf)
@@ -322,11 +357,22 @@ static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 
 	if (!qos || !qos->usage)
 		return;
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	/* 24.11's multifactor leaves the run-seconds (and TRES usage) of
+	 * the QOS of a job without association alone */
+	if (!job_ptr->assoc_ptr)
+		limits = false;
+#endif
 	rec = _qos_rec(qos->usage);
 	n = prism_usage_rec_charge(&rec, c, tres_cnt,
 				   qos->flags & QOS_FLAG_NO_DECAY, limits,
 				   TRES_ARRAY_ENERGY, uf);
 	_log_qos_underflow(job_ptr->job_id, qos, uf, n);
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	if (limits)
+		_release_used_limits(job_ptr, qos, c->tres_run_delta, tres_cnt,
+				     uf);
+#endif
 }
 
 /* Charge 'c' to the QOS and the whole association chain of 'job_ptr'. */
@@ -460,10 +506,17 @@ static void _release(job_record_t *job_ptr, const uint64_t *delta,
 	for (int q = 0; q < 2; q++) {
 		if (!qos[q] || !qos[q]->usage)
 			continue;
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+		if (!job_ptr->assoc_ptr)
+			continue;
+#endif
 		rec = _qos_rec(qos[q]->usage);
 		n = prism_usage_rec_release(&rec, NULL, delta, tres_cnt,
 					    TRES_ARRAY_ENERGY, uf);
 		_log_qos_underflow(job_ptr->job_id, qos[q], uf, n);
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+		_release_used_limits(job_ptr, qos[q], delta, tres_cnt, uf);
+#endif
 	}
 	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
 	     assoc = assoc->usage->parent_assoc_ptr) {

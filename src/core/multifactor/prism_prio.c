@@ -60,8 +60,11 @@ extern double prism_size_factor(const prism_prio_conf_t *conf,
 	if (conf->flags & PRISM_F_SIZE_RELATIVE) {
 		size = _size_relative(conf, world, job);
 	} else if (conf->favor_small) {
-		size = (double) (world->node_count - job->min_nodes) /
-		       (double) world->node_count;
+		if (conf->small_node_floor && job->min_nodes >= world->node_count)
+			size = 0.0;
+		else
+			size = (double) (world->node_count - job->min_nodes) /
+			       (double) world->node_count;
 		if (job->cpus) {
 			size += (double) (world->cluster_cpus - job->cpus) /
 				(double) world->cluster_cpus;
@@ -166,10 +169,27 @@ extern uint32_t prism_prio_total_in_part(const prism_terms_t *t,
 					 double part_term, double tres_term,
 					 bool *clamped_high)
 {
-	double sum = part_term + (t->age + t->assoc + t->fs + t->js + t->qos +
-				  tres_term + _site(t) - _nice(t));
+	return prism_prio_total_in_entry(t, part_term, t->qos, tres_term,
+					 clamped_high);
+}
+
+extern uint32_t prism_prio_total_in_entry(const prism_terms_t *t,
+					  double part_term, double qos_term,
+					  double tres_term, bool *clamped_high)
+{
+	double sum = part_term + (t->age + t->assoc + t->fs + t->js +
+				  qos_term + tres_term + _site(t) - _nice(t));
 
 	return _clamp_prio(sum, clamped_high);
+}
+
+extern double prism_entry_qos_term(const prism_prio_conf_t *conf,
+				   const prism_terms_t *terms, bool has_prio,
+				   double factor)
+{
+	if (!has_prio || !conf->weight_qos)
+		return terms->qos;
+	return factor * (double) conf->weight_qos;
 }
 
 extern uint32_t prism_prio_update(bool incr_only, uint32_t current,

@@ -66,6 +66,13 @@ typedef struct {
 	uint32_t max_age;	/* PriorityMaxAge, seconds */
 	uint32_t flags;		/* enum prism_flag bits */
 	bool favor_small;	/* PriorityFavorSmall */
+	/*
+	 * PriorityFavorSmall when a job asks for at least the cluster's
+	 * node count: its node part is 0 (Slurm 24.11's multifactor), or,
+	 * when false, what unsigned arithmetic makes of the difference (Slurm
+	 * 22.05's: the factor then caps at 1).
+	 */
+	bool small_node_floor;
 } prism_prio_conf_t;
 
 /* Cluster-wide values, refreshed once per recalculation pass. */
@@ -160,6 +167,26 @@ extern uint32_t prism_prio_total(const prism_terms_t *terms,
 extern uint32_t prism_prio_total_in_part(const prism_terms_t *terms,
 					 double part_term, double tres_term,
 					 bool *clamped_high);
+
+/*
+ * The priority of the same job in one entry of a multi-partition,
+ * multi-QOS job: as prism_prio_total_in_part() with the QOS term replaced
+ * by 'qos_term' too.
+ */
+extern uint32_t prism_prio_total_in_entry(const prism_terms_t *terms,
+					  double part_term, double qos_term,
+					  double tres_term,
+					  bool *clamped_high);
+
+/*
+ * The weighted QOS term of an entry for one QOS of a multi-QOS job: that
+ * QOS's 'factor' (its normalised or raw priority) when the QOS has a
+ * priority ('has_prio') and PriorityWeightQOS is set; else the job's own
+ * term terms->qos (what Slurm 24.11's multifactor does).
+ */
+extern double prism_entry_qos_term(const prism_prio_conf_t *conf,
+				   const prism_terms_t *terms, bool has_prio,
+				   double factor);
 
 /*
  * Apply INCR_ONLY: returns 'computed', or 'current' when 'incr_only' is

@@ -46,29 +46,41 @@ static const struct {
 	bool favor_small, relative;
 	uint32_t cpus, nodes, time_limit;
 	double want;
+	bool floor;		/* small_node_floor (Slurm 24.11) */
 } size_rows[] = {
-	{ "large: 1 node 8 cpus", false, false, 8, 1, 60, (0.25 + 0.25) / 2 },
-	{ "large: whole cluster", false, false, 32, 4, 60, 1.0 },
+	{ "large: 1 node 8 cpus", false, false, 8, 1, 60, (0.25 + 0.25) / 2,
+	  false },
+	{ "large: whole cluster", false, false, 32, 4, 60, 1.0, false },
 	{ "large: unknown cpus counts nodes only", false, false, 0, 2, 60,
-	  0.5 },
-	{ "small: 1 node 8 cpus", true, false, 8, 1, 60, (0.75 + 0.75) / 2 },
-	{ "small: whole cluster", true, false, 32, 4, 60, 0.0 },
+	  0.5, false },
+	{ "small: 1 node 8 cpus", true, false, 8, 1, 60, (0.75 + 0.75) / 2,
+	  false },
+	{ "small: whole cluster", true, false, 32, 4, 60, 0.0, false },
 	{ "relative: 8 cpus over 60 min", false, true, 8, 1, 60,
-	  8.0 / 60 / 32 },
+	  8.0 / 60 / 32, false },
 	{ "relative: nodes worth more than cpus", false, true, 1, 2, 1,
-	  16.0 / 32 },
+	  16.0 / 32, false },
 	{ "relative small: 8 cpus over 60 min", true, true, 8, 1, 60,
-	  1.0 - 8.0 / 60 / 32 },
+	  1.0 - 8.0 / 60 / 32, false },
 	{ "relative: no time at all is the largest", false, true, 8, 1, 0,
-	  1.0 },
+	  1.0, false },
 	{ "large: more nodes than the cluster is capped", false, false, 64,
-	  8, 60, 1.0 },
+	  8, 60, 1.0, false },
+	{ "small: more nodes than the cluster wraps and caps (22.05)", true,
+	  false, 8, 8, 60, 1.0, false },
+	{ "small: more nodes than the cluster, node part 0 (24.11)", true,
+	  false, 8, 8, 60, (0.0 + 0.75) / 2, true },
+	{ "small: all the nodes, node part 0 either way (24.11)", true, false,
+	  8, 4, 60, (0.0 + 0.75) / 2, true },
+	{ "small: 1 node 8 cpus, same under 24.11", true, false, 8, 1, 60,
+	  (0.75 + 0.75) / 2, true },
 };
 
 START_TEST(test_size)
 {
 	prism_prio_conf_t conf = {
 		.favor_small = size_rows[_i].favor_small,
+		.small_node_floor = size_rows[_i].floor,
 		.flags = size_rows[_i].relative ? PRISM_F_SIZE_RELATIVE : 0,
 	};
 	prism_job_t job = { .cpus = size_rows[_i].cpus,
@@ -184,6 +196,50 @@ START_TEST(test_other_partition)
 }
 END_TEST
 
+/* One entry of a multi-QOS job: a QOS with a priority brings its own
+ * term, one without keeps the job's (Slurm 24.11's multifactor). */
+static const struct {
+	const char *what;
+	double job_qos_factor;	/* the job's own QOS */
+	bool has_prio;		/* the entry's QOS has a priority */
+	double factor;		/* ... of this normalised value */
+	uint32_t weight_qos;
+	uint32_t want;		/* age 500 + part 500 + the QOS term */
+} entry_rows[] = {
+	{ "entry QOS with a priority replaces the job's", 0.5, true, 0.25,
+	  2000, 1500 },
+	{ "entry QOS without a priority keeps the job's", 0.5, false, 0.25,
+	  2000, 2000 },
+	{ "entry QOS of factor 0 with a priority gives 0", 0.5, true, 0.0,
+	  2000, 1000 },
+	{ "no QOS weight: the job's term (0) stays", 0.5, true, 1.0, 0,
+	  1000 },
+};
+
+START_TEST(test_entry_qos)
+{
+	prism_prio_conf_t w = weights;
+	prism_job_t job = { .accrue_time = 500, .part_factor = 0.1,
+			    .qos_factor = entry_rows[_i].job_qos_factor,
+			    .site = OFF, .nice = OFF };
+	prism_terms_t t;
+	double q;
+
+	w.weight_qos = entry_rows[_i].weight_qos;
+	prism_prio_terms(&w, &world, &job, 1000, &t);
+	q = prism_entry_qos_term(&w, &t, entry_rows[_i].has_prio,
+				 entry_rows[_i].factor);
+	ck_assert_msg(prism_prio_total_in_entry(&t, t.part, q, 0, NULL) ==
+			      entry_rows[_i].want,
+		      "%s: got %u", entry_rows[_i].what,
+		      prism_prio_total_in_entry(&t, t.part, q, 0, NULL));
+	/* the job's own QOS in the entry: the job's priority */
+	ck_assert_uint_eq(prism_prio_total_in_entry(&t, t.part, t.qos, 0,
+						    NULL),
+			  prism_prio_total(&t, NULL));
+}
+END_TEST
+
 static const struct {
 	const char *what;
 	bool incr_only;
@@ -236,6 +292,8 @@ extern Suite *prio_suite(void)
 	tcase_add_test(tc, test_zero_weight_gives_zero_term);
 	tcase_add_test(tc, test_clamp_reports_high);
 	tcase_add_test(tc, test_other_partition);
+	tcase_add_loop_test(tc, test_entry_qos, 0,
+			    sizeof(entry_rows) / sizeof(entry_rows[0]));
 	tcase_add_loop_test(tc, test_update, 0, N(update_rows));
 	tcase_add_test(tc, test_pick_factor);
 	tcase_add_test(tc, test_site_and_nice_without_offset);
