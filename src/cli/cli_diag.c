@@ -1,10 +1,12 @@
 /*****************************************************************************\
  *  cli_diag.c - the explain view of `prism explain` built from records the
- *  controller sent: each pending job read into the Moab core's job the
- *  way the plugin reads its job record (src/plugin/prism_moab_job.c), its
- *  priority recomputed, and the mdiag -p table of prism_moab_diag. It
- *  also holds what the Grid Engine view (cli_ge_diag.c) shares with it:
- *  job lookups, the pending test and the order of the tables.
+ *  controller sent: each pending job read into the Moab core's job
+ *  through the same facts the plugin reads its job record into
+ *  (prism_moab_facts.h), its priority recomputed, sprio's columns read
+ *  back by the code that wrote them, and the mdiag -p table of
+ *  prism_moab_diag. It also holds what the Grid Engine view
+ *  (cli_ge_diag.c) shares with it: job lookups, the pending test, sprio's
+ *  columns as the core's record and the order of the tables.
  *
  *  Only Slurm's public types are used here, no RPC and no libslurm call,
  *  so tests/cli/test_cli_diag.c can feed it records of its own.
@@ -22,6 +24,12 @@
 #include "prism_cli.h"
 #include "prism_idmap.h"
 #include "prism_moab_diag.h"
+#include "prism_moab_facts.h"
+
+/* The core has Slurm's special values as its own (prism_marks.h). */
+_Static_assert(PRISM_NICE_OFFSET == NICE_OFFSET, "NICE_OFFSET");
+_Static_assert(PRISM_INFINITE == INFINITE, "INFINITE");
+_Static_assert(PRISM_NO_VAL == NO_VAL, "NO_VAL");
 
 /* Room for one line of the table and for one job's --long text. */
 #define LINE_MAX_LEN 4096
@@ -118,15 +126,69 @@ extern void cli_first_part_copy(char *buf, size_t size, const char *list)
 	snprintf(buf, size, "%.*s", (int) strcspn(list, ","), list);
 }
 
+extern void cli_cols_read(const priority_factors_object_t *f, prism_cols_t *c)
+{
+	*c = (prism_cols_t) {
+		.age = f->priority_age,
+		.assoc = f->priority_assoc,
+		.fs = f->priority_fs,
+		.js = f->priority_js,
+		.part = f->priority_part,
+		.qos = f->priority_qos,
+		.site = f->priority_site,
+		.nice = f->nice,
+		.direct_prio = f->direct_prio,
+		.tres = f->priority_tres,
+		.tres_cnt = f->tres_cnt,
+	};
+}
+
 /* ---- the Moab view ---------------------------------------------------- */
 
-/* The wall-clock limit in seconds, 0 for none (Slurm sends the
- * partition's limit for a job without one). */
-static int64_t _wclimit(const slurm_job_info_t *job)
+/*
+ * The facts of 'job' at 'now', copied from the public record for
+ * prism_moab_job_from_facts() (USER and GROUP handles not looked up; no
+ * admin-set priority: sprio has it). Slurm sends the partition's limit
+ * for a job without one, and eligible_time is the job's begin time.
+ */
+static void _facts(const slurm_job_info_t *job, int64_t now,
+		   prism_moab_facts_t *f)
 {
-	if (job->time_limit == INFINITE || job->time_limit == NO_VAL)
-		return 0;
-	return (int64_t) job->time_limit * 60;
+	*f = (prism_moab_facts_t) {
+		.now = now,
+		.uid = job->user_id,
+		.pending = cli_job_pending(job),
+		.configuring = job->job_state & JOB_CONFIGURING,
+		.running = _base_state(job) == JOB_RUNNING,
+		.suspended = _base_state(job) == JOB_SUSPENDED,
+		.held = !job->priority,
+		.dependency = job->state_reason == WAIT_DEPENDENCY,
+		.begin_time = job->eligible_time,
+		.accrue_time = job->accrue_time,
+		.start_time = job->start_time,
+		.tot_sus_time = -1,	/* not in the public record */
+		.pre_sus_time = job->pre_sus_time,
+		.suspend_time = job->suspend_time,
+		.time_limit = job->time_limit,
+		.deadline = job->deadline,
+		.cpus = cli_job_cpus(job),
+		.min_nodes = job->num_nodes,
+		.node_cnt = job->num_nodes,
+		.tres_req = job->tres_req_str,
+		.disk_per_node = job->pn_min_tmp_disk,
+		.nice = job->nice,
+		.restart_cnt = job->restart_cnt,
+		.user = PRISM_MOAB_NONE,
+		.group = PRISM_MOAB_NONE,
+		.account = job->account,
+		.qos = job->qos,
+		.features = job->features,
+		.tres_per_job = job->tres_per_job,
+		.tres_per_node = job->tres_per_node,
+		.tres_per_socket = job->tres_per_socket,
+		.tres_per_task = job->tres_per_task,
+		.licenses = job->licenses,
+	};
 }
 
 extern cli_jobmap_t *cli_jobmap_create(const prism_moab_policy_t *pol,
@@ -148,13 +210,10 @@ extern cli_jobmap_t *cli_jobmap_create(const prism_moab_policy_t *pol,
 	}
 	/* FSJPU, FSPPU, FSPSPU: the user's running and suspended jobs */
 	for (uint32_t i = 0; i < job_cnt; i++) {
-		uint32_t st = _base_state(&jobs[i]);
+		prism_moab_facts_t f;
 
-		if (st != JOB_RUNNING && st != JOB_SUSPENDED)
-			continue;
-		if (prism_moab_users_add(m->users, jobs[i].user_id,
-					 cli_job_cpus(&jobs[i]),
-					 _wclimit(&jobs[i]))) {
+		_facts(&jobs[i], now, &f);
+		if (prism_moab_users_count(m->users, &f)) {
 			cli_jobmap_free(m);
 			return NULL;
 		}
@@ -205,110 +264,26 @@ static uint32_t _group(cli_jobmap_t *m, uint32_t gid)
 	return h;
 }
 
-static uint32_t _named(const prism_moab_policy_t *pol,
-		       prism_moab_cred_kind_t kind, const char *name)
-{
-	return name && *name ? prism_moab_cred_find(pol, kind, name)
-			     : PRISM_MOAB_NONE;
-}
-
-/* Moab's name for the state of 'job', as the plugin's _state(). */
-static prism_moab_state_t _state(const slurm_job_info_t *job, int64_t now)
-{
-	if (job->job_state & JOB_CONFIGURING)
-		return PRISM_MOAB_STARTING;
-	if (_base_state(job) == JOB_RUNNING)
-		return PRISM_MOAB_RUNNING;
-	if (_base_state(job) == JOB_SUSPENDED)
-		return PRISM_MOAB_SUSPENDED;
-	if (!job->priority)
-		return PRISM_MOAB_HOLD;
-	/* eligible_time is the job's begin time */
-	if (job->state_reason == WAIT_DEPENDENCY || job->eligible_time > now)
-		return PRISM_MOAB_BLOCKED;
-	return PRISM_MOAB_IDLE;
-}
-
-/* sprio's admin-set priority (a double) as Slurm's 32-bit priority. */
-static uint32_t _prio32(double v)
-{
-	if (!(v > 0))
-		return 0;
-	return v >= (double) UINT32_MAX ? UINT32_MAX : (uint32_t) v;
-}
-
-/* USERPRIO: nice -N asks for more priority, so the value is -nice. */
-static int32_t _user_prio(uint32_t nice)
-{
-	int64_t v = (int64_t) NICE_OFFSET - (int64_t) nice;
-
-	if (v > INT32_MAX)
-		return INT32_MAX;
-	return v < INT32_MIN ? INT32_MIN : (int32_t) v;
-}
-
-/* Seconds a running or suspended job has run. */
-static int64_t _exec_time(const slurm_job_info_t *job, int64_t now)
-{
-	if (_base_state(job) == JOB_SUSPENDED)
-		return job->pre_sus_time;
-	if (job->suspend_time && now > job->suspend_time)
-		return job->pre_sus_time + (now - job->suspend_time);
-	if (job->start_time && now > job->start_time)
-		return now - job->start_time;
-	return 0;
-}
-
 extern void cli_job_inputs(cli_jobmap_t *m, const slurm_job_info_t *job,
 			   const partition_info_t *part, double direct_prio,
 			   prism_moab_job_t *in, prism_moab_totals_t *tot)
 {
-	const prism_moab_policy_t *pol = m->pol;
-	int64_t now = m->now;
-	uint64_t mem = 0;
+	prism_moab_part_facts_t pf = { .name = NULL };
+	prism_moab_facts_t f;
 
-	*in = (prism_moab_job_t){
-		.procs = cli_job_cpus(job),
-		.nodes = job->num_nodes,
-		.start_count = job->restart_cnt,
-		.deadline = job->deadline,
-		.user_prio = _user_prio(job->nice),
-		.state = _state(job, now),
-		.attr_mask = prism_moab_attr_mask(pol, job->features),
-		.gres_mask = prism_moab_gres_mask(pol, job->tres_per_job) |
-			     prism_moab_gres_mask(pol, job->tres_per_node) |
-			     prism_moab_gres_mask(pol, job->tres_per_socket) |
-			     prism_moab_gres_mask(pol, job->tres_per_task) |
-			     prism_moab_gres_mask(pol, job->licenses),
-		.wclimit = _wclimit(job),
-	};
-	in->cred[PRISM_MOAB_USER] = _user(m, job);
-	in->cred[PRISM_MOAB_GROUP] = _group(m, job->group_id);
-	in->cred[PRISM_MOAB_ACCOUNT] = _named(pol, PRISM_MOAB_ACCOUNT,
-					      job->account);
-	in->cred[PRISM_MOAB_QOS] = _named(pol, PRISM_MOAB_QOS, job->qos);
-	in->cred[PRISM_MOAB_CLASS] = _named(pol, PRISM_MOAB_CLASS,
-					    part ? part->name : NULL);
-	*tot = (prism_moab_totals_t) { .procs = 0 };
-	if (part) {
-		in->class_prio = part->priority_job_factor;
-		tot->procs = part->total_cpus;
-		if (prism_moab_diag_tres_mb(part->tres_fmt_str, "mem", &mem))
-			mem = 0;
-		tot->mem_mb = mem;
-		in->part = tot;
-	}
-	if (prism_moab_diag_tres_mb(job->tres_req_str, "mem", &mem))
-		mem = 0;
-	in->mem_mb = mem;
-	in->disk_mb = (uint64_t) job->pn_min_tmp_disk * in->nodes;
-	if (job->accrue_time && now > job->accrue_time)
-		in->queue_time = now - job->accrue_time;
-	if (in->state == PRISM_MOAB_RUNNING ||
-	    in->state == PRISM_MOAB_SUSPENDED)
-		in->exec_time = _exec_time(job, now);
-	if (direct_prio > 0)
-		in->sys_prio = prism_moab_sys_prio(pol, _prio32(direct_prio));
+	_facts(job, m->now, &f);
+	f.user = _user(m, job);
+	f.group = _group(m, job->group_id);
+	f.admin_prio = direct_prio;
+	(void) prism_moab_job_from_facts(m->pol, &f, in, NULL);
+	if (part)
+		pf = (prism_moab_part_facts_t) {
+			.name = part->name,
+			.prio_job_factor = part->priority_job_factor,
+			.total_cpus = part->total_cpus,
+			.tres = part->tres_fmt_str,
+		};
+	(void) prism_moab_job_part(m->pol, part ? &pf : NULL, tot, in, NULL);
 	prism_moab_users_fill(m->users, job->user_id, in);
 }
 
@@ -343,43 +318,23 @@ static const partition_info_t *_find_part(const cli_explain_t *x,
 }
 
 /*
- * The Slurm priority of sprio's row 'f' and its columns into 'cols':
- * the Moab layer puts the components into AGE, ASSOC, FAIRSHARE, JOBSIZE,
- * PARTITION and QOS and the rest into SITE (offset by NICE_OFFSET); an
- * admin-set priority comes as direct_prio alone. Returns false when the
- * row carries no columns (the plugin could not compute the job).
+ * The Slurm priority of sprio's row 'f' and its columns into 'cols'
+ * (prism_moab_cols_decode()); an admin-set priority marks the row.
+ * Returns false when the row carries no columns (the plugin could not
+ * compute the job).
  */
 static bool _columns(const priority_factors_object_t *f,
 		     const slurm_job_info_t *job, prism_moab_diag_row_t *row,
 		     prism_moab_columns_t *cols)
 {
-	int64_t sum;
+	prism_cols_t c;
+	int kind;
 
-	memset(cols, 0, sizeof(*cols));
-	cols->exact = true;
-	row->slurm = job->priority;
-	if (f->direct_prio > 0) {
-		row->sys = true;
-		row->slurm = _prio32(f->direct_prio);
-		return true;
-	}
-	if (!f->priority_site && !f->nice)
-		return false;
-	cols->serv = (int64_t) f->priority_age;
-	cols->cred = (int64_t) f->priority_assoc;
-	cols->fs = (int64_t) f->priority_fs;
-	cols->res = (int64_t) f->priority_js;
-	cols->attr = (int64_t) f->priority_part;
-	cols->target_usage = (int64_t) f->priority_qos;
-	cols->rest = (int64_t) f->priority_site - (int64_t) NICE_OFFSET -
-		     ((int64_t) f->nice - (int64_t) NICE_OFFSET);
-	sum = cols->serv + cols->cred + cols->fs + cols->res + cols->attr +
-	      cols->target_usage + cols->rest;
-	for (uint32_t t = 0; f->priority_tres && t < f->tres_cnt; t++)
-		sum += (int64_t) f->priority_tres[t];
-	if (sum > 0 && sum <= UINT32_MAX)
-		row->slurm = (uint32_t) sum;
-	return true;
+	cli_cols_read(f, &c);
+	kind = prism_moab_cols_decode(&c, job->priority, cols, &row->slurm,
+				      NULL);
+	row->sys = kind == PRISM_COLS_ADMIN;
+	return kind == PRISM_COLS_ADMIN || kind == PRISM_COLS_POLICY;
 }
 
 /* Recompute 'e' at the plugin's last pass and fill its table row. */

@@ -2,11 +2,11 @@
  *  cli_ge_diag.c - the Grid Engine view of `prism explain`
  *  (policy=gridengine): qstat -pri and qstat -urg of the pending jobs,
  *  built from records the controller sent. The normalised values come
- *  from the controller's sprio columns (src/plugin/prism_ge_job.c: AGE =
- *  urgency part, ASSOC = tickets part, QOS = POSIX part, SITE = offset +
- *  NICE_OFFSET); each job's urgency and its parts are recomputed from the
- *  job the way the plugin reads its job record, at the plugin's last
- *  pass; prism_ge_diag formats the lines.
+ *  from the controller's sprio columns, read back by the code that wrote
+ *  them (prism_ge_cols_decode()); each job's urgency and its parts are
+ *  recomputed from the job through the same facts the plugin reads its
+ *  job record into (prism_ge_facts.h), at the plugin's last pass;
+ *  prism_ge_diag formats the lines.
  *
  *  Only Slurm's public types are used here, no RPC and no libslurm call,
  *  so tests/cli/test_cli_diag.c can feed it records of its own.
@@ -20,10 +20,12 @@
 
 #include "prism_cli.h"
 #include "prism_ge_diag.h"
-#include "prism_moab_diag.h"
+#include "prism_ge_facts.h"
 
 #define LINE_MAX_LEN 1024
-#define AMOUNT_MAX 1e18
+
+/* The core has Slurm's special values as its own (prism_marks.h). */
+_Static_assert(PRISM_NICE_OFFSET == NICE_OFFSET, "NICE_OFFSET");
 
 /* One job of the tables. */
 typedef struct {
@@ -33,47 +35,24 @@ typedef struct {
 	prism_ge_diag_row_t row;
 } _entry_t;
 
-/* The 'name'= entry of tres_req_str as an amount, 0 when not there. */
-static double _tres(const slurm_job_info_t *job, const char *name)
-{
-	uint64_t v = 0;
-
-	if (prism_moab_diag_tres_mb(job->tres_req_str, name, &v))
-		return 0.0;
-	return (double) v < AMOUNT_MAX ? (double) v : AMOUNT_MAX;
-}
-
 extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
 			      const slurm_job_info_t *job, const char *part,
 			      prism_ge_job_t *in, double *amount)
 {
-	uint32_t nres = prism_ge_count(pol, PRISM_GE_RESOURCE);
-
-	*in = (prism_ge_job_t) {
+	prism_ge_facts_t f = {
 		.job_id = job->job_id,
-		.submit = job->submit_time,
+		.submit_time = job->submit_time,
 		.deadline = job->deadline,
-		.nice = (int64_t) job->nice - (int64_t) NICE_OFFSET,
-		.node = PRISM_GE_NONE,
-		.user = job->user_name ?
-				prism_ge_find(pol, PRISM_GE_USER,
-					      job->user_name) :
-				PRISM_GE_NONE,
-		.account = job->account ?
-				   prism_ge_find(pol, PRISM_GE_ACCOUNT,
-						 job->account) :
-				   PRISM_GE_NONE,
-		.partition = part ? prism_ge_find(pol, PRISM_GE_PARTITION,
-						  part) :
-				    PRISM_GE_NONE,
-		.amount = amount,
+		.nice = job->nice,
+		.user = prism_ge_find(pol, PRISM_GE_USER, job->user_name),
+		.account = job->account,
+		.partition = part,
+		.cpus = cli_job_cpus(job),
+		.nodes = job->num_nodes,
+		.tres_req = job->tres_req_str,
 	};
-	amount[PRISM_GE_RES_SLOTS] = cli_job_cpus(job);
-	amount[PRISM_GE_RES_MEM] = _tres(job, "mem");
-	amount[PRISM_GE_RES_NODES] = job->num_nodes;
-	for (uint32_t r = PRISM_GE_RES_NODES + 1; r < nres; r++)
-		amount[r] = _tres(job,
-				  prism_ge_get(pol, PRISM_GE_RESOURCE, r)->name);
+
+	(void) prism_ge_job_from_facts(pol, &f, in, amount, NULL);
 }
 
 /* Highest Slurm priority first, as qstat, then by job id. */
@@ -120,35 +99,19 @@ static uint32_t _collect(const cli_ge_explain_t *x,
 
 /*
  * sprio's row 'f' as the plugin's columns into 'cols' and the Slurm
- * priority they add up to into *slurm. Returns false when the row has no
- * columns (an admin-set priority, or the plugin could not compute it).
+ * priority they add up to into *slurm (prism_ge_cols_decode()). Returns
+ * false when the row has no columns (an admin-set priority, or the plugin
+ * could not compute it).
  */
 static bool _columns(const priority_factors_object_t *f,
 		     const slurm_job_info_t *job, prism_ge_sprio_t *cols,
 		     uint32_t *slurm)
 {
-	uint64_t sum;
+	prism_cols_t c;
 
-	*slurm = job->priority;
-	if (f->direct_prio > 0) {
-		*slurm = f->direct_prio >= (double) UINT32_MAX ?
-				 UINT32_MAX :
-				 (uint32_t) f->direct_prio;
-		return false;
-	}
-	if (!f->priority_site && !f->nice)
-		return false;
-	cols->urgency = (uint32_t) f->priority_age;
-	cols->tickets = (uint32_t) f->priority_assoc;
-	cols->posix = (uint32_t) f->priority_qos;
-	cols->offset = f->priority_site > NICE_OFFSET ?
-			       (uint32_t) (f->priority_site - NICE_OFFSET) :
-			       0;
-	sum = (uint64_t) cols->urgency + cols->tickets + cols->posix +
-	      cols->offset;
-	if (sum > 0 && sum <= UINT32_MAX)
-		*slurm = (uint32_t) sum;
-	return true;
+	cli_cols_read(f, &c);
+	return prism_ge_cols_decode(&c, job->priority, cols, slurm, NULL) ==
+	       PRISM_COLS_POLICY;
 }
 
 /* Recompute the urgency of 'e' at the plugin's last pass; fill its row. */

@@ -16,6 +16,7 @@
 
 #include <slurm/slurm.h>
 
+#include "prism_cols.h"
 #include "prism_ge.h"
 #include "prism_ge_conf.h"
 #include "prism_moab.h"
@@ -153,6 +154,10 @@ extern bool cli_first_part(const char *list, const char *part);
 
 /* The first partition of the comma list 'list' into 'buf' of 'size'. */
 extern void cli_first_part_copy(char *buf, size_t size, const char *list);
+
+/* sprio's row 'f' copied into the core's record 'c' (the columns, the
+ * admin-set priority, the TRES columns), for a policy's decoder. */
+extern void cli_cols_read(const priority_factors_object_t *f, prism_cols_t *c);
 
 /* ---- explain: from the controller's records to the mdiag -p view ---- */
 

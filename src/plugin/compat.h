@@ -20,6 +20,17 @@
 #include "src/common/list.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "prism_marks.h"
+
+/* The core keeps Slurm's special values as its own (prism_marks.h). */
+_Static_assert(PRISM_NICE_OFFSET == NICE_OFFSET, "NICE_OFFSET");
+_Static_assert(PRISM_NO_VAL == NO_VAL, "NO_VAL");
+_Static_assert(PRISM_INFINITE == INFINITE, "INFINITE");
+_Static_assert(PRISM_NO_VAL64 == NO_VAL64, "NO_VAL64");
+_Static_assert(PRISM_INFINITE64 == INFINITE64, "INFINITE64");
+_Static_assert(PRISM_NO_CONSUME_VAL64 == NO_CONSUME_VAL64,
+	       "NO_CONSUME_VAL64");
+
 #define PRISM_SLURM_AT_LEAST(a, b, c) \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
 

@@ -192,24 +192,28 @@ extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 	list_iterator_destroy(itr);
 }
 
-typedef struct {
-	prism_part_prio_fn fn;
-	void *arg;
-} parts_fill_t;
-
-static uint32_t _part_only(void *arg, job_record_t *job_ptr,
-			   part_record_t *part_ptr, slurmdb_qos_rec_t *qos_ptr,
-			   int i, uint32_t prev)
+extern void prism_job_cols_put(prism_factors_t *f, const prism_cols_t *c)
 {
-	parts_fill_t *p = arg;
-
-	return p->fn(p->arg, job_ptr, part_ptr, i, prev);
+	f->priority_age = c->age;
+	f->priority_assoc = c->assoc;
+	f->priority_fs = c->fs;
+	f->priority_js = c->js;
+	f->priority_part = c->part;
+	f->priority_qos = c->qos;
+	f->priority_site = c->site;
+	f->nice = c->nice;
 }
 
-extern void prism_job_parts_fill(job_record_t *job_ptr, prism_part_prio_fn fn,
-				 void *arg)
+extern void prism_job_cols_get(const prism_factors_t *f, prism_cols_t *c)
 {
-	parts_fill_t p = { fn, arg };
-
-	prism_job_prio_array_fill(job_ptr, _part_only, &p);
+	*c = (prism_cols_t) {
+		.age = f->priority_age,
+		.assoc = f->priority_assoc,
+		.fs = f->priority_fs,
+		.js = f->priority_js,
+		.part = f->priority_part,
+		.qos = f->priority_qos,
+		.site = f->priority_site,
+		.nice = f->nice,
+	};
 }

@@ -10,6 +10,7 @@
 #define PRISM_JOBREC_H
 
 #include "ctl.h"
+#include "prism_cols.h"
 
 /* The CPU count Slurm sizes a job by: allocated, else requested. The job
  * has details. */
@@ -51,13 +52,9 @@ typedef uint32_t (*prism_entry_prio_fn)(void *arg, job_record_t *job_ptr,
 extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 				      prism_entry_prio_fn fn, void *arg);
 
-/* (the former one-partition-only interface; goes when its last users
- * move to prism_job_prio_array_fill()) */
-typedef uint32_t (*prism_part_prio_fn)(void *arg, job_record_t *job_ptr,
-					part_record_t *part_ptr, int i,
-					uint32_t prev);
-extern void prism_job_parts_fill(job_record_t *job_ptr, prism_part_prio_fn fn,
-				 void *arg);
+/* sprio's eight columns between the factors 'f' and the core's record. */
+extern void prism_job_cols_put(prism_factors_t *f, const prism_cols_t *c);
+extern void prism_job_cols_get(const prism_factors_t *f, prism_cols_t *c);
 
 /* Number of entries of the job's priority array (0: none). */
 extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr);

@@ -313,8 +313,5 @@ extern void prism_policy_sprio_entry(const prism_policy_inst_t *inst,
 	/* the policy's own columns: the entry's priority, if there is one */
 	if (inst->ops->sprio_own_columns && !array)
 		return;
-	if (inst->ops->sprio_entry_row)
-		inst->ops->sprio_entry_row(f, job, part, qos, entry, conf);
-	else if (part)
-		inst->ops->sprio_part_row(f, job, part, entry, conf);
+	inst->ops->sprio_entry_row(f, job, part, qos, entry, conf);
 }

@@ -7,7 +7,9 @@
  *
  *  What each Slurm field stands for (PriorityParameters=policy=gridengine):
  *
- *  Job inputs. The waiting time counts from the job's submit time
+ *  Job inputs (the record's fields copied into the core's facts,
+ *  prism_ge_facts.h, as `prism explain` copies the public record's). The
+ *  waiting time counts from the job's submit time
  *  (details->submit_time), as Grid Engine's counts from submission, also
  *  while the job waits for its begin time or a dependency. Slurm's
  *  --deadline (when the job must end) stands for GE's -dl. The POSIX
@@ -44,7 +46,8 @@
  *  as with the other policies (sshare shows it), but does not enter
  *  priorities.
  *
- *  sprio columns. A job's Slurm priority splits (prism_ge_sprio()) into
+ *  sprio columns (encoded and decoded by the core, prism_ge_facts.h). A
+ *  job's Slurm priority splits (prism_ge_sprio()) into
  *      AGE    = urgency part  (it grows with the waiting time)
  *      ASSOC  = tickets part  (override + functional + share-tree)
  *      QOS    = POSIX priority part (weight_priority * npprior)
@@ -70,7 +73,6 @@
 \*****************************************************************************/
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/uid.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -80,6 +82,7 @@
 #include "policy_ops.h"
 #include "prism_file.h"
 #include "prism_ge.h"
+#include "prism_ge_facts.h"
 #include "prism_ge_usage.h"
 #include "prism_idmap.h"
 #include "state_file.h"
@@ -87,7 +90,6 @@
 #define USAGE_NAME "priority_prism_ge_usage"
 
 #define NONE PRISM_GE_NONE
-#define AMOUNT_MAX 1e18
 
 /* A Grid Engine policy instance: the policy, its usage, lookups under it
  * and the last pass's ranges; everything under policy_lock. */
@@ -162,8 +164,9 @@ static int _tres_pos(const char *name)
 	return pos;
 }
 
-/* Map the policy's resources beyond slots, mem and nodes to TRES.
- * Caller holds the assoc_mgr TRES read lock and policy_lock. */
+/* Map the policy's resources to TRES positions: mem to the memory's,
+ * those beyond slots, mem and nodes by name. Caller holds the assoc_mgr
+ * TRES read lock and policy_lock. */
 static void _tres_map(ge_t *g)
 {
 	const prism_ge_policy_t *pol = g->pol;
@@ -179,6 +182,7 @@ static void _tres_map(ge_t *g)
 				-1 :
 				_tres_pos(prism_ge_get(pol, PRISM_GE_RESOURCE,
 						       r)->name);
+	g->tres_pos[PRISM_GE_RES_MEM] = TRES_ARRAY_MEM;
 	g->tres_known = true;
 }
 
@@ -201,50 +205,32 @@ static uint32_t _partition(const prism_ge_policy_t *pol,
 			: NONE;
 }
 
-/* A TRES request as an amount: 0 for Slurm's markers of none. */
-static double _amount(uint64_t v)
-{
-	if (v == NO_VAL64 || v == INFINITE64 || v == NO_CONSUME_VAL64)
-		return 0.0;
-	return MIN((double) v, AMOUNT_MAX);
-}
-
 /*
- * Read 'job_ptr' into 'job' and its 'nres' requests into 'amount' (node:
- * none). Caller holds the job lock and policy_lock; g->tres_pos is
- * filled.
+ * Read 'job_ptr' into 'job' and its requests into 'amount' (node: none),
+ * through its record's facts. Caller holds the job lock and policy_lock;
+ * g->tres_pos is filled.
  */
 static void _inputs(ge_t *g, const job_record_t *job_ptr,
-		    prism_ge_job_t *job, double *amount, uint32_t nres)
+		    prism_ge_job_t *job, double *amount)
 {
-	const prism_ge_policy_t *pol = g->pol;
-	const struct job_details *details = job_ptr->details;
-	const uint64_t *req = job_ptr->tres_req_cnt;
-	uint32_t tres_cnt = req ? prism_ctl_tres_cnt() : 0;
-
-	*job = (prism_ge_job_t) {
+	const job_details_t *details = job_ptr->details;
+	const part_record_t *part_ptr = job_ptr->part_ptr;
+	prism_ge_facts_t f = {
 		.job_id = job_ptr->job_id,
-		.submit = details->submit_time,
+		.submit_time = details->submit_time,
 		.deadline = job_ptr->deadline,
-		.nice = (int64_t) details->nice - (int64_t) NICE_OFFSET,
-		.node = NONE,
+		.nice = details->nice,
 		.user = _user(g, job_ptr->user_id),
-		.account = prism_ge_find(pol, PRISM_GE_ACCOUNT,
-					 job_ptr->account),
-		.partition = _partition(pol, job_ptr->part_ptr),
-		.amount = amount,
+		.account = job_ptr->account,
+		.partition = part_ptr ? part_ptr->name : NULL,
+		.cpus = prism_job_cpus(job_ptr),
+		.nodes = details->min_nodes,
+		.tres_cnt = job_ptr->tres_req_cnt,
+		.tres_len = job_ptr->tres_req_cnt ? prism_ctl_tres_cnt() : 0,
+		.tres_pos = g->tres_pos,
 	};
-	amount[PRISM_GE_RES_SLOTS] = prism_job_cpus(job_ptr);
-	amount[PRISM_GE_RES_MEM] =
-		tres_cnt > TRES_ARRAY_MEM ? _amount(req[TRES_ARRAY_MEM]) : 0.0;
-	amount[PRISM_GE_RES_NODES] = details->min_nodes;
-	for (uint32_t r = PRISM_GE_RES_NODES + 1; r < nres; r++) {
-		int pos = g->tres_pos[r];
 
-		amount[r] = (pos >= 0 && (uint32_t) pos < tres_cnt) ?
-				    _amount(req[pos]) :
-				    0.0;
-	}
+	(void) prism_ge_job_from_facts(g->pol, &f, job, amount, NULL);
 }
 
 /* A pending job the policy computes: not held, not admin-set. */
@@ -264,45 +250,31 @@ static bool _wanted(const job_record_t *job_ptr)
 static void _store_columns(const prism_ge_policy_t *pol,
 			   job_record_t *job_ptr, const prism_ge_result_t *res)
 {
-	priority_factors_object_t *f;
 	prism_error_t err = { "" };
 	prism_ge_sprio_t c;
+	prism_cols_t cols;
 
-	if (prism_ge_sprio(pol, res, &c, &err)) {
+	if (prism_ge_sprio(pol, res, &c, &err) ||
+	    prism_ge_cols_encode(&c, &cols, &err)) {
 		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
 		prism_job_clear_factors(job_ptr);
 		return;
 	}
-	f = prism_job_reset_factors(job_ptr, 0);
-	f->priority_age = c.urgency;
-	f->priority_assoc = c.tickets;
-	f->priority_qos = c.posix;
-	f->priority_site = (uint32_t) MIN((uint64_t) c.offset + NICE_OFFSET,
-					  UINT32_MAX);
-	f->nice = NICE_OFFSET;
+	prism_job_cols_put(prism_job_reset_factors(job_ptr, 0), &cols);
 }
 
 /* sprio's row in another partition: this partition's priority 'slurm'
  * differs in the urgency (AGE). */
-static void _sprio_part_row(priority_factors_object_t *f,
-			    const job_record_t *job_ptr,
-			    part_record_t *part_ptr, uint32_t slurm,
-			    const prism_prio_conf_t *conf)
+static void _sprio_entry_row(prism_factors_t *f, const job_record_t *job_ptr,
+			     part_record_t *part_ptr,
+			     slurmdb_qos_rec_t *qos_ptr, uint32_t slurm,
+			     const prism_prio_conf_t *conf)
 {
-	int64_t offset = (int64_t) f->priority_site - (int64_t) NICE_OFFSET;
-	prism_ge_sprio_t c = {
-		.urgency = (uint32_t) f->priority_age,
-		.tickets = (uint32_t) f->priority_assoc,
-		.posix = (uint32_t) f->priority_qos,
-		.offset = (uint32_t) MAX(offset, 0),
-	};
+	prism_cols_t cols;
 
-	prism_ge_sprio_rebase(&c, slurm);
-	f->priority_age = c.urgency;
-	f->priority_assoc = c.tickets;
-	f->priority_qos = c.posix;
-	f->priority_site = (uint32_t) MIN((uint64_t) c.offset + NICE_OFFSET,
-					  UINT32_MAX);
+	prism_job_cols_get(f, &cols);
+	(void) prism_ge_cols_rebase(&cols, slurm, NULL);
+	prism_job_cols_put(f, &cols);
 }
 
 /* What a multi-partition job's entries are computed from: 'res'
@@ -314,9 +286,11 @@ typedef struct {
 	const prism_ge_range_t *range;
 } part_arg_t;
 
-/* The job's priority in 'part_ptr'. */
-static uint32_t _in_part(void *arg, job_record_t *job_ptr,
-			 part_record_t *part_ptr, int i, uint32_t prev)
+/* The job's priority in 'part_ptr' (the QOS does not enter Grid Engine's
+ * priority: every QOS of a partition gets the same). */
+static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
+			  part_record_t *part_ptr, slurmdb_qos_rec_t *qos_ptr,
+			  int i, uint32_t prev)
 {
 	const part_arg_t *a = arg;
 	prism_error_t err = { "" };
@@ -348,7 +322,7 @@ static void _store(const prism_ge_policy_t *pol, job_record_t *job_ptr,
 			   .range = range };
 
 	_store_columns(pol, job_ptr, res);
-	prism_job_parts_fill(job_ptr, _in_part, &arg);
+	prism_job_prio_array_fill(job_ptr, _in_entry, &arg);
 	_log(job_ptr, res, when);
 }
 
@@ -408,7 +382,7 @@ static void _tree_add(slurmdb_assoc_rec_t *assoc, uint32_t parent,
 {
 	uint32_t i = ge.node_cnt;
 	slurmdb_assoc_rec_t *child;
-	ListIterator itr;
+	list_itr_t *itr;
 
 	if (ge.node_cnt == ge.node_cap) {
 		ge.node_cap = ge.node_cap ? 2 * ge.node_cap : 256;
@@ -538,7 +512,7 @@ static void _pass_charge(void *st, job_record_t *job_ptr,
 		return;
 	_jobs_grow();
 	_inputs(ge.g, job_ptr, &ge.jobs[ge.n],
-		ge.amount + (size_t) ge.n * ge.nres, ge.nres);
+		ge.amount + (size_t) ge.n * ge.nres);
 	ge.jobs[ge.n].node = _node(job_ptr);
 	if (ge.jobs[ge.n].node != NONE && !ge.nodes[ge.jobs[ge.n].node].user)
 		ge.jobs[ge.n].node = NONE;
@@ -625,7 +599,7 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 		xrecalloc(g->amount, nres, sizeof(*g->amount));
 		g->amount_cap = nres;
 	}
-	_inputs(g, job_ptr, &job, g->amount, nres);
+	_inputs(g, job_ptr, &job, g->amount);
 	if (prism_ge_estimate(g->pol, &g->range, &job, pass->now, &res,
 			      &err)) {
 		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
@@ -768,6 +742,6 @@ const prism_policy_ops_t prism_gridengine_ops = {
 	.pass_store = _pass_store,
 	.pass_end = _pass_end,
 	.job_end = _job_end,
-	.sprio_part_row = _sprio_part_row,
+	.sprio_entry_row = _sprio_entry_row,
 	.sprio_own_columns = true,
 };

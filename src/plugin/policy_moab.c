@@ -1,23 +1,20 @@
 /*****************************************************************************\
  *  policy_moab.c - the Moab/Maui policy: its file and fair-share usage
  *  (charged every pass, saved in StateSaveLocation), the per-user totals
- *  of active jobs; one job through the Moab core, read into a
- *  prism_moab_job_t, its priority, sprio columns and priority_array
+ *  of active jobs; one job through the Moab core: its record's fields
+ *  copied into the core's facts, which the core turns into its inputs,
+ *  its priority, the sprio columns the core encodes and priority_array
  *  written back; a job whose priority is negative held under
  *  REJECTNEGPRIOJOBS.
  *
- *  What each Slurm field stands for (README, "Moab/Maui policy"):
- *  user, group, account, QOS and partition are the USER, GROUP, ACCOUNT,
- *  QOS and CLASS credentials; the queue time is counted from the job's
- *  accrue time; nice is USERPRIO (negated); an admin-set priority is the
- *  system priority (SPRIO); node features are ATTR[], GRES and licenses
- *  are GRES[].
+ *  What each Slurm field stands for: prism_moab_facts.h (README,
+ *  "Moab/Maui policy"); `prism explain` reads the public record into the
+ *  same facts and decodes sprio's columns with the same core.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
 #include "src/common/assoc_mgr.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/uid.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -28,6 +25,7 @@
 #include "prism_file.h"
 #include "prism_idmap.h"
 #include "prism_moab.h"
+#include "prism_moab_facts.h"
 #include "state_file.h"
 
 #define USAGE_NAME "priority_prism_moab_usage"
@@ -70,78 +68,79 @@ static uint32_t _group(moab_t *m, gid_t gid)
 	return h;
 }
 
-static uint32_t _named(const prism_moab_policy_t *p, prism_moab_cred_kind_t k,
-		       const char *name)
+/*
+ * The facts of 'job_ptr' at 'now', copied from its record for
+ * prism_moab_job_from_facts() (USER and GROUP handles not looked up).
+ * Caller holds the job lock; job_ptr->details is set.
+ */
+static void _facts(const job_record_t *job_ptr, time_t now,
+		   prism_moab_facts_t *f)
 {
-	return name ? prism_moab_cred_find(p, k, name) : PRISM_MOAB_NONE;
-}
+	const job_details_t *details = job_ptr->details;
+	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
 
-/* Moab's name for the state of 'job_ptr'. */
-static prism_moab_state_t _state(const job_record_t *job_ptr, time_t now)
-{
-	if (IS_JOB_CONFIGURING(job_ptr))
-		return PRISM_MOAB_STARTING;
-	if (IS_JOB_RUNNING(job_ptr))
-		return PRISM_MOAB_RUNNING;
-	if (IS_JOB_SUSPENDED(job_ptr))
-		return PRISM_MOAB_SUSPENDED;
-	if (!job_ptr->priority)
-		return PRISM_MOAB_HOLD;
-	if (job_ptr->state_reason == WAIT_DEPENDENCY ||
-	    (job_ptr->details && job_ptr->details->begin_time > now))
-		return PRISM_MOAB_BLOCKED;
-	return PRISM_MOAB_IDLE;
-}
-
-/* The GRES bits of every TRES request string and the licenses. */
-static uint64_t _gres_mask(const prism_moab_policy_t *p,
-			   const job_record_t *job_ptr)
-{
-	return prism_moab_gres_mask(p, job_ptr->tres_per_job) |
-	       prism_moab_gres_mask(p, job_ptr->tres_per_node) |
-	       prism_moab_gres_mask(p, job_ptr->tres_per_socket) |
-	       prism_moab_gres_mask(p, job_ptr->tres_per_task) |
-	       prism_moab_gres_mask(p, job_ptr->licenses);
-}
-
-/* The job's times and sizes in Slurm's units, for prism_moab_job_raw(). */
-static prism_moab_raw_t _raw(const job_record_t *job_ptr, time_t now)
-{
-	const struct job_details *details = job_ptr->details;
-	uint32_t limit = prism_job_time_limit(job_ptr);
-
-	return (prism_moab_raw_t) {
+	*f = (prism_moab_facts_t) {
 		.now = now,
+		.uid = job_ptr->user_id,
+		.pending = IS_JOB_PENDING(job_ptr),
+		.configuring = IS_JOB_CONFIGURING(job_ptr),
+		.running = IS_JOB_RUNNING(job_ptr),
+		.suspended = IS_JOB_SUSPENDED(job_ptr),
+		.held = !job_ptr->priority,
+		.dependency = job_ptr->state_reason == WAIT_DEPENDENCY,
+		.begin_time = details->begin_time,
+		.admin_prio = job_ptr->direct_set_prio ? job_ptr->priority : 0,
 		.accrue_time = details->accrue_time,
 		.start_time = job_ptr->start_time,
-		.suspended = job_ptr->tot_sus_time,
-		.time_limit = (limit == INFINITE || limit == NO_VAL) ? 0 : limit,
+		.tot_sus_time = job_ptr->tot_sus_time,
+		.pre_sus_time = job_ptr->pre_sus_time,
+		.suspend_time = job_ptr->suspend_time,
+		.time_limit = prism_job_time_limit(job_ptr),
+		.deadline = job_ptr->deadline,
+		.cpus = prism_job_cpus(job_ptr),
+		.min_nodes = details->min_nodes,
+		.node_cnt = job_ptr->node_cnt,
+		.mem_mb = job_ptr->tres_req_cnt ?
+				  job_ptr->tres_req_cnt[TRES_ARRAY_MEM] : 0,
 		.disk_per_node = details->pn_min_tmp_disk,
-		.nice = (int64_t) details->nice - (int64_t) NICE_OFFSET,
+		.nice = details->nice,
+		.restart_cnt = job_ptr->restart_cnt,
+		.user = PRISM_MOAB_NONE,
+		.group = PRISM_MOAB_NONE,
+		.account = job_ptr->account,
+		.qos = qos ? qos->name : NULL,
+		.features = details->features,
+		.tres_per_job = job_ptr->tres_per_job,
+		.tres_per_node = job_ptr->tres_per_node,
+		.tres_per_socket = job_ptr->tres_per_socket,
+		.tres_per_task = job_ptr->tres_per_task,
+		.licenses = job_ptr->licenses,
 	};
 }
 
 /*
- * The inputs that depend on the partition: CLASS, its PriorityJobFactor
- * and its totals for PE (kept in 'tot', which 'in' then points to).
+ * The inputs that depend on the partition 'part_ptr' (NULL: none): CLASS,
+ * its PriorityJobFactor and its totals for PE (kept in 'tot', which 'in'
+ * then points to).
  */
 static void _in_part_inputs(const prism_moab_policy_t *p,
-		     const part_record_t *part_ptr, prism_moab_job_t *in,
-		     prism_moab_totals_t *tot)
+			    const part_record_t *part_ptr,
+			    prism_moab_job_t *in, prism_moab_totals_t *tot)
 {
-	in->cred[PRISM_MOAB_CLASS] = _named(p, PRISM_MOAB_CLASS,
-					    part_ptr ? part_ptr->name : NULL);
-	in->class_prio = 0;
-	in->part = NULL;
-	if (!part_ptr)
+	prism_moab_part_facts_t part;
+
+	if (!part_ptr) {
+		(void) prism_moab_job_part(p, NULL, tot, in, NULL);
 		return;
-	in->class_prio = part_ptr->priority_job_factor;
-	*tot = (prism_moab_totals_t) {
-		.procs = part_ptr->total_cpus,
+	}
+	part = (prism_moab_part_facts_t) {
+		.name = part_ptr->name,
+		.prio_job_factor = part_ptr->priority_job_factor,
+		.total_cpus = part_ptr->total_cpus,
 		.mem_mb = part_ptr->tres_cnt ?
-			  part_ptr->tres_cnt[TRES_ARRAY_MEM] : 0,
+				  part_ptr->tres_cnt[TRES_ARRAY_MEM] : 0,
 	};
-	in->part = tot;
+	(void) prism_moab_job_part(p, &part, tot, in, NULL);
 }
 
 /*
@@ -153,33 +152,13 @@ static void _inputs(moab_t *m, job_record_t *job_ptr,
 		    const part_record_t *part_ptr, time_t now,
 		    prism_moab_job_t *in, prism_moab_totals_t *tot)
 {
-	const prism_moab_policy_t *p = m->pol;
-	const struct job_details *details = job_ptr->details;
-	const slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
-	prism_moab_raw_t raw = _raw(job_ptr, now);
+	prism_moab_facts_t f;
 
-	*in = (prism_moab_job_t) {
-		.procs = prism_job_cpus(job_ptr),
-		.start_count = job_ptr->restart_cnt,
-		.deadline = job_ptr->deadline,
-		.state = _state(job_ptr, now),
-		.attr_mask = prism_moab_attr_mask(p, details->features),
-		.gres_mask = _gres_mask(p, job_ptr),
-	};
-	in->cred[PRISM_MOAB_USER] = _user(m, job_ptr->user_id);
-	in->cred[PRISM_MOAB_GROUP] = _group(m, job_ptr->group_id);
-	in->cred[PRISM_MOAB_ACCOUNT] = _named(p, PRISM_MOAB_ACCOUNT,
-					      job_ptr->account);
-	in->cred[PRISM_MOAB_QOS] = _named(p, PRISM_MOAB_QOS,
-					  qos ? qos->name : NULL);
-	_in_part_inputs(p, part_ptr, in, tot);
-	in->nodes = IS_JOB_PENDING(job_ptr) ? details->min_nodes :
-					      job_ptr->node_cnt;
-	if (job_ptr->tres_req_cnt)
-		in->mem_mb = job_ptr->tres_req_cnt[TRES_ARRAY_MEM];
-	prism_moab_job_raw(&raw, in);
-	if (job_ptr->direct_set_prio && job_ptr->priority)
-		in->sys_prio = prism_moab_sys_prio(p, job_ptr->priority);
+	_facts(job_ptr, now, &f);
+	f.user = _user(m, job_ptr->user_id);
+	f.group = _group(m, job_ptr->group_id);
+	(void) prism_moab_job_from_facts(m->pol, &f, in, NULL);
+	_in_part_inputs(m->pol, part_ptr, in, tot);
 	prism_moab_users_fill(m->users, job_ptr->user_id, in);
 }
 
@@ -198,33 +177,24 @@ static void _hold(job_record_t *job_ptr, const prism_moab_result_t *res)
 static void _store_columns(job_record_t *job_ptr,
 			   const prism_moab_columns_t *c)
 {
-	priority_factors_object_t *f = prism_job_reset_factors(job_ptr, 0);
+	prism_cols_t cols;
 
-	f->priority_age = c->serv;
-	f->priority_assoc = c->cred;
-	f->priority_fs = c->fs;
-	f->priority_js = c->res;
-	f->priority_part = c->attr;
-	f->priority_qos = c->target_usage;
-	f->priority_site = (uint32_t) (c->rest + (int64_t) NICE_OFFSET);
-	f->nice = NICE_OFFSET;
+	(void) prism_moab_cols_encode(c, &cols, NULL);
+	prism_job_cols_put(prism_job_reset_factors(job_ptr, 0), &cols);
 }
 
-/* sprio's row in another partition: the columns of the job's partition;
- * this partition's priority 'entry' differs in the rest (SITE). */
-static void _sprio_part_row(priority_factors_object_t *f,
-			    const job_record_t *job_ptr,
-			    part_record_t *part_ptr, uint32_t slurm,
-			    const prism_prio_conf_t *conf)
+/* sprio's row for another entry (partition, QOS): the columns of the
+ * job's own; this entry's priority 'slurm' differs in the rest (SITE). */
+static void _sprio_entry_row(prism_factors_t *f, const job_record_t *job_ptr,
+			     part_record_t *part_ptr,
+			     slurmdb_qos_rec_t *qos_ptr, uint32_t slurm,
+			     const prism_prio_conf_t *conf)
 {
-	prism_moab_columns_t c = {
-		.serv = f->priority_age, .cred = f->priority_assoc,
-		.fs = f->priority_fs, .res = f->priority_js,
-		.attr = f->priority_part, .target_usage = f->priority_qos,
-	};
+	prism_cols_t cols;
 
-	prism_moab_columns_rebase(&c, slurm);
-	f->priority_site = (uint32_t) (c.rest + (int64_t) NICE_OFFSET);
+	prism_job_cols_get(f, &cols);
+	(void) prism_moab_cols_rebase(&cols, slurm, NULL);
+	prism_job_cols_put(f, &cols);
 }
 
 /* The Moab result of 'job_ptr' from its inputs 'in'; false on a core
@@ -251,10 +221,11 @@ typedef struct {
 	time_t now;
 } part_arg_t;
 
-/* The job's priority in 'part_ptr': its inputs with the partition's part
- * put in. */
-static uint32_t _in_part(void *arg, job_record_t *job_ptr,
-			 part_record_t *part_ptr, int i, uint32_t prev)
+/* The job's priority in 'part_ptr' with 'qos_ptr' (NULL: its own QOS): its
+ * inputs with the partition's part and the QOS credential put in. */
+static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
+			  part_record_t *part_ptr, slurmdb_qos_rec_t *qos_ptr,
+			  int i, uint32_t prev)
 {
 	const part_arg_t *a = arg;
 	prism_moab_job_t in_part = *a->in;
@@ -262,6 +233,9 @@ static uint32_t _in_part(void *arg, job_record_t *job_ptr,
 	prism_moab_result_t res;
 
 	_in_part_inputs(a->m->pol, part_ptr, &in_part, &tot);
+	if (qos_ptr)
+		in_part.cred[PRISM_MOAB_QOS] = prism_moab_cred_find(
+			a->m->pol, PRISM_MOAB_QOS, qos_ptr->name);
 	if (!_result(a->m, job_ptr, &in_part, a->now, &res) || res.reject)
 		return 0;
 	return res.slurm;
@@ -297,7 +271,7 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 		 res.comp[PRISM_MC_RES], res.comp[PRISM_MC_SERV],
 		 res.comp[PRISM_MC_TARGET], res.comp[PRISM_MC_USAGE],
 		 res.comp[PRISM_MC_ATTR], res.prio, res.slurm);
-	prism_job_parts_fill(job_ptr, _in_part, &arg);
+	prism_job_prio_array_fill(job_ptr, _in_entry, &arg);
 	return res.slurm;
 }
 
@@ -327,18 +301,14 @@ static void _charge(moab_t *m, job_record_t *job_ptr, time_t start,
 }
 
 /* Count 'job_ptr' in its user's active totals if it is running. */
-static void _count_active(moab_t *m, job_record_t *job_ptr)
+static void _count_active(moab_t *m, job_record_t *job_ptr, time_t now)
 {
-	prism_moab_raw_t raw;
-	prism_moab_job_t in = { 0 };
+	prism_moab_facts_t f;
 
-	if (!job_ptr->details ||
-	    !(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
+	if (!job_ptr->details)
 		return;
-	raw = _raw(job_ptr, time(NULL));
-	prism_moab_job_raw(&raw, &in);	/* the limit in seconds */
-	(void) prism_moab_users_add(m->users, job_ptr->user_id,
-				    prism_job_cpus(job_ptr), in.wclimit);
+	_facts(job_ptr, now, &f);
+	(void) prism_moab_users_count(m->users, &f);
 }
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -511,7 +481,7 @@ static void _pass_charge(void *st, job_record_t *job_ptr,
 		return;
 	if (pass->decayed && !IS_JOB_PENDING(job_ptr))
 		_charge(m, job_ptr, pass->last, pass->now);
-	_count_active(m, job_ptr);
+	_count_active(m, job_ptr, pass->now);
 }
 
 static void _job_end(void *st, job_record_t *job_ptr, time_t last,
@@ -541,6 +511,6 @@ const prism_policy_ops_t prism_moab_ops = {
 	.pass_begin = _pass_begin,
 	.pass_charge = _pass_charge,
 	.job_end = _job_end,
-	.sprio_part_row = _sprio_part_row,
+	.sprio_entry_row = _sprio_entry_row,
 	.sprio_own_columns = true,
 };

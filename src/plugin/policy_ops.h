@@ -136,22 +136,11 @@ typedef struct prism_policy_ops {
 	/* ---- sprio ---- */
 
 	/*
-	 * The factors 'f' of sprio's row, copied from the job's, shown for
-	 * another partition 'part' of the job, whose priority there is
-	 * 'entry': adjust the columns. Job read lock held. MUST be set
-	 * unless sprio_entry_row is.
-	 */
-	void (*sprio_part_row)(prism_factors_t *f,
-			       const job_record_t *job, part_record_t *part,
-			       uint32_t entry, const prism_prio_conf_t *conf);
-
-	/*
 	 * The factors 'f' of sprio's row for an entry of a job's priority
 	 * array of several, copied from the job's: adjust them for partition
 	 * 'part' (NULL: the job's own) and QOS 'qos' (NULL: the job's own),
 	 * whose priority is 'entry'. Job read lock (24.11: and the assoc_mgr
-	 * QOS read lock) held. MAY: sprio_part_row is called instead, for
-	 * another partition only.
+	 * QOS read lock) held. MUST be set.
 	 */
 	void (*sprio_entry_row)(prism_factors_t *f, const job_record_t *job,
 				part_record_t *part, slurmdb_qos_rec_t *qos,

@@ -18,15 +18,19 @@ extern Suite *fairtree_suite(void);
 extern Suite *moab_suite(void);
 extern Suite *moab_conf_suite(void);
 extern Suite *moab_diag_suite(void);
+extern Suite *moab_facts_suite(void);
 extern Suite *ge_suite(void);
 extern Suite *ge_conf_suite(void);
 extern Suite *ge_usage_suite(void);
 extern Suite *ge_diag_suite(void);
+extern Suite *ge_facts_suite(void);
 extern Suite *params_suite(void);
 extern Suite *file_suite(void);
 extern Suite *buf_suite(void);
 extern Suite *sumtext_suite(void);
 extern Suite *lines_suite(void);
 extern Suite *names_suite(void);
+extern Suite *cols_suite(void);
+extern Suite *tres_str_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

@@ -23,7 +23,6 @@
 #define _EPSILON 0.00001	/* GE's SGE_EPSILON */
 #define _MIN_USAGE 1.0		/* GE's SGE_MIN_USAGE */
 #define _BASE_PRIO 1024.0	/* GE's BASE_PRIORITY */
-#define _AMOUNT_MAX 1e18
 #define _NONE PRISM_GE_NONE
 
 /* A pending job in a share-tree range. */
@@ -270,7 +269,7 @@ static int _check_job(const prism_ge_policy_t *pol, const prism_ge_job_t *job,
 	for (uint32_t r = 0; job->amount && r < nres; r++) {
 		double a = job->amount[r];
 
-		if (a >= 0.0 && a <= _AMOUNT_MAX)
+		if (a >= 0.0 && a <= PRISM_GE_AMOUNT_MAX)
 			continue;
 		prism_error_set(err, "job %u: %.40s amount %g not in 0..1e18",
 				(unsigned) job->job_id,

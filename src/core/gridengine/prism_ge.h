@@ -123,6 +123,9 @@
 #define PRISM_GE_PPRI_MIN (-1023)
 #define PRISM_GE_PPRI_MAX 1024
 
+/* The most a job's request or a usage may be (what the texts hold). */
+#define PRISM_GE_AMOUNT_MAX 1e18
+
 /*
  * One share-tree node, filled by the adapter. Node 0 is the root; every
  * other node's parent is an earlier node.
@@ -153,7 +156,8 @@ typedef struct {
 	uint32_t otickets;	/* the job's own override tickets */
 	const double *amount;	/* total request per resource handle,
 				   prism_ge_count(RESOURCE) of them, each
-				   0..1e18; NULL: nothing requested */
+				   0..PRISM_GE_AMOUNT_MAX; NULL: nothing
+				   requested */
 } prism_ge_job_t;
 
 /* What one pass shares between jobs. */

@@ -18,7 +18,6 @@
 #include "prism_idmap.h"
 #include "prism_sumtext.h"
 
-#define _AMOUNT_MAX 1e18
 /* "assoc 4294967295 " + %.17g + "\n" */
 #define _LINE_MAX 64
 
@@ -99,15 +98,16 @@ static int _reserve(prism_ge_usage_t *u)
 
 /*
  * Add 'amount' to 'id' (checked by the caller); -1 when out of memory.
- * A sum saturates at _AMOUNT_MAX, the most the text may hold: a usage
- * charged past it would be saved as a text that does not load again.
+ * A sum saturates at PRISM_GE_AMOUNT_MAX, the most the text may hold: a
+ * usage charged past it would be saved as a text that does not load
+ * again.
  */
 static int _add(prism_ge_usage_t *u, uint32_t id, double amount)
 {
 	uint32_t i;
 
 	if (prism_idmap_get(u->index, id, &i)) {
-		u->val[i] = fmin(u->val[i] + amount, _AMOUNT_MAX);
+		u->val[i] = fmin(u->val[i] + amount, PRISM_GE_AMOUNT_MAX);
 		return 0;
 	}
 	if (_reserve(u) || prism_idmap_put(u->index, id, u->n))
@@ -125,7 +125,7 @@ extern int prism_ge_usage_charge(prism_ge_usage_t *u, uint32_t id,
 		prism_error_set(err, "grid engine usage: NULL argument");
 		return -1;
 	}
-	if (!(amount >= 0.0 && amount <= _AMOUNT_MAX)) {
+	if (!(amount >= 0.0 && amount <= PRISM_GE_AMOUNT_MAX)) {
 		prism_error_set(err, "grid engine usage: association %u: amount %g not in 0..1e18",
 				(unsigned) id, amount);
 		return -1;
@@ -213,7 +213,8 @@ static int _assoc_line(prism_ge_usage_t *u, char *line, unsigned lineno,
 	*sp = '\0';
 	if (_int(line + 6, 0, UINT32_MAX, &id))
 		goto bad;
-	if (prism_sumtext_real(sp + 1, 0.0, _AMOUNT_MAX, &end, &v) || *end)
+	if (prism_sumtext_real(sp + 1, 0.0, PRISM_GE_AMOUNT_MAX, &end, &v) ||
+	    *end)
 		goto bad;
 	if (prism_idmap_get(u->index, (uint32_t) id, &at)) {
 		prism_error_set(err, "grid engine usage: line %u: association %" PRId64 " repeated",

@@ -128,10 +128,7 @@ extern void prism_moab_diag_percent(const prism_moab_diag_cols_t *cols,
 
 /*
  * The 'name'= entry ("mem") of a Slurm TRES string such as
- * "cpu=4,mem=8000M,node=1,billing=4" in MB: a bare number or one with a
- * K, M, G, T or P suffix (powers of 1024). Returns 0 and sets *mb (0
- * when the string has no such entry or is NULL), or -1 when the entry is
- * not a number; *mb is untouched then.
+ * "cpu=4,mem=8000M,node=1,billing=4" in MB: prism_tres_str_get().
  */
 extern int prism_moab_diag_tres_mb(const char *tres, const char *name,
 				   uint64_t *mb);
