@@ -24,6 +24,8 @@ packages=(
 	clang libclang-rt-14-dev
 	# the memory checks (tests/sanitize)
 	valgrind
+	# the manual pages (tests/check-man.sh renders them with man)
+	man-db groff-base
 )
 
 install_packages() {

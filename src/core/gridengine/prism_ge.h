@@ -74,9 +74,9 @@
  *     weight_tickets_share, r the running jobs below the node.
  *
  * Normalisation (GE's sge_normalize_value(), range below 1e-5 gives
- * 0.5): nurg = (urg - min urg) / (max urg - min urg) and ntckts =
- * tckts / max tckts over the pass's jobs (one job, or all equal: 0.5;
- * no tickets at all: 0.5); npprior = (ppri + 1024) / 2048 (GE stores
+ * 0.5): nurg = (urg - min urg) / (max urg - min urg) over the pass's
+ * jobs (one job, or all equal: 0.5) and ntckts = tckts / max tckts
+ * (equal non-zero tickets: 1; no tickets at all: 0.5); npprior = (ppri + 1024) / 2048 (GE stores
  * the POSIX priority plus 1024 and normalises over 0..2048), ppri =
  * -nice bounded to -1023..1024.
  *
