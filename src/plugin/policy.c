@@ -11,6 +11,7 @@
 \*****************************************************************************/
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/xmalloc.h"
@@ -18,7 +19,12 @@
 #include "hold.h"
 #include "jobrec.h"
 #include "policy.h"
+#include "prism_file.h"
+#include "prism_saved_policy.h"
 #include "state_file.h"
+
+/* The policy put in force last, kept for a restart by a reconfigure. */
+#define SAVED_NAME "priority_prism_policy"
 
 struct prism_policy_inst {
 	const prism_policy_ops_t *ops;
@@ -62,35 +68,124 @@ static void _unref(prism_policy_inst_t *inst)
 	xfree(inst);
 }
 
-extern int prism_policy_load(bool at_start)
-{
-	prism_params_t params;
-	prism_error_t err = { "" };
+/* What a load puts in force: the parameters, the file and its text. */
+typedef struct {
+	char params[PRISM_PARAMS_MAX + 1];	/* PriorityParameters */
+	char path[PRISM_PARAMS_MAX + 64];	/* "": the policy reads none */
+	char *text;				/* free() */
+	size_t len;
 	const prism_policy_ops_t *ops;
+	prism_policy_t kind;
+} source_t;
+
+/*
+ * The policy PriorityParameters 'params' select, and its file read into
+ * 'src'. Returns SLURM_SUCCESS, or SLURM_ERROR with the reason in 'err'.
+ */
+static int _source_read(const char *params, source_t *src, prism_error_t *err)
+{
+	prism_params_t p;
+
+	*src = (source_t) { .text = NULL };
+	snprintf(src->params, sizeof(src->params), "%s", params ? params : "");
+	if (prism_params_parse(params, &p, err))
+		return SLURM_ERROR;
+	src->kind = p.policy;
+	if (!(src->ops = _ops_of(p.policy))) {
+		prism_error_set(err, "policy=%s is not built in",
+				prism_policy_name(p.policy));
+		return SLURM_ERROR;
+	}
+	if (!src->ops->reads_file)
+		return SLURM_SUCCESS;
+	if (prism_params_config_path(&p, slurm_conf.slurm_conf, src->path,
+				     sizeof(src->path), err) ||
+	    prism_file_read(src->path, &src->text, &src->len, err))
+		return SLURM_ERROR;
+	return SLURM_SUCCESS;
+}
+
+/*
+ * The policy in force before this process was started by a reconfigure
+ * (slurmctld 23.11 and later restart for one), from the copy saved when
+ * it was put in force, into 'src'. Returns SLURM_SUCCESS, or SLURM_ERROR
+ * when there is none to go on with (logged).
+ */
+static int _source_saved(source_t *src)
+{
+	prism_saved_policy_t saved;
+	prism_error_t err = { "" };
+	prism_params_t p;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = SLURM_ERROR;
+
+	*src = (source_t) { .text = NULL };
+	if (!prism_state_file_read(SAVED_NAME, &buf, &len))
+		return SLURM_ERROR;
+	if (prism_saved_policy_parse(buf, len, &saved, &err) ||
+	    prism_params_parse(saved.params, &p, &err) ||
+	    !(src->ops = _ops_of(p.policy))) {
+		error("%s: %s/%s: %s", PRISM_PLUGIN_TYPE,
+		      slurm_conf.state_save_location, SAVED_NAME,
+		      err.text[0] ? err.text : "unknown policy");
+		goto out;
+	}
+	src->kind = p.policy;
+	snprintf(src->params, sizeof(src->params), "%s", saved.params);
+	snprintf(src->path, sizeof(src->path), "%s", saved.path);
+	if (saved.len && !(src->text = malloc(saved.len + 1)))
+		goto out;
+	if (saved.len) {
+		memcpy(src->text, saved.text, saved.len);
+		src->text[saved.len] = '\0';
+	}
+	src->len = saved.len;
+	rc = SLURM_SUCCESS;
+out:
+	xfree(buf);
+	return rc;
+}
+
+/* Keep what was put in force, for a restart by a reconfigure. */
+static void _source_save(const source_t *src)
+{
+	prism_error_t err = { "" };
+	size_t len = 0;
+	char *buf = prism_saved_policy_format(src->params, src->path, src->text,
+					      src->len, &len, &err);
+
+	if (!buf) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		return;
+	}
+	(void) prism_state_file_write(SAVED_NAME, buf, len);
+	free(buf);
+}
+
+/* Was this slurmctld started by `scontrol reconfigure` (Slurm 23.11 and
+ * later carry one out by starting a new process)? */
+static bool _restarted_by_reconfigure(void)
+{
+#if PRISM_SLURM_AT_LEAST(23, 11, 0)
+	return getenv("SLURMCTLD_RECONF") != NULL;
+#else
+	return false;
+#endif
+}
+
+/* Put 'src' in force. Returns SLURM_SUCCESS or SLURM_ERROR (logged). */
+static int _put_in_force(const source_t *src)
+{
+	const prism_policy_ops_t *ops = src->ops;
 	prism_policy_inst_t *inst, *old;
-	char path[PRISM_PARAMS_MAX + 64];
-	void *st;
 	int rc = SLURM_SUCCESS;
+	void *st;
 
-	if (prism_params_parse(slurm_conf.priority_params, &params, &err)) {
-		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+	/* the file was read without policy_lock; the policy checks it so */
+	st = ops->load(src->text, src->len, ops->reads_file ? src->path : NULL);
+	if (!st)
 		return SLURM_ERROR;
-	}
-	if (!(ops = _ops_of(params.policy))) {
-		error("%s: policy=%s is not built in", PRISM_PLUGIN_TYPE,
-		      prism_policy_name(params.policy));
-		return SLURM_ERROR;
-	}
-	if (ops->reads_file &&
-	    prism_params_config_path(&params, slurm_conf.slurm_conf, path,
-				     sizeof(path), &err)) {
-		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
-		return SLURM_ERROR;
-	}
-	/* files are read here, without policy_lock */
-	if (!(st = ops->load(ops->reads_file ? path : NULL)))
-		return SLURM_ERROR;
-
 	inst = xmalloc(sizeof(*inst));
 	*inst = (prism_policy_inst_t) { .ops = ops, .st = st, .refs = 1 };
 	slurm_mutex_lock(&policy_lock);
@@ -105,16 +200,53 @@ extern int prism_policy_load(bool at_start)
 		_unref(inst);
 	}
 	slurm_mutex_unlock(&policy_lock);
-	if (rc != SLURM_SUCCESS)
-		return SLURM_ERROR;
+	return rc;
+}
 
-	if (ops->reads_file)
+static void _source_free(source_t *src)
+{
+	free(src->text);
+	src->text = NULL;
+}
+
+extern int prism_policy_load(bool at_start)
+{
+	prism_error_t err = { "" };
+	source_t src;
+	int rc;
+
+	if (_source_read(slurm_conf.priority_params, &src, &err)) {
+		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
+		rc = SLURM_ERROR;
+	} else {
+		rc = _put_in_force(&src);
+	}
+	if (rc != SLURM_SUCCESS && at_start && _restarted_by_reconfigure()) {
+		_source_free(&src);
+		if (_source_saved(&src) != SLURM_SUCCESS ||
+		    _put_in_force(&src) != SLURM_SUCCESS) {
+			_source_free(&src);
+			return SLURM_ERROR;
+		}
+		error("%s: reconfigure: the new PriorityParameters or policy file is refused (above); the policy in force before stays: policy=%s%s%s",
+		      PRISM_PLUGIN_TYPE, prism_policy_name(src.kind),
+		      src.path[0] ? " from a copy of " : "", src.path);
+		_source_free(&src);
+		return SLURM_SUCCESS;
+	}
+	if (rc != SLURM_SUCCESS) {
+		_source_free(&src);
+		return SLURM_ERROR;
+	}
+	_source_save(&src);
+	if (src.ops->reads_file)
 		info("%s: policy=%s from %s%s", PRISM_PLUGIN_TYPE,
-		     prism_policy_name(params.policy), path,
+		     prism_policy_name(src.kind), src.path,
 		     at_start ? "" : " (reconfigured)");
 	else if (!at_start)
 		debug("%s: policy=%s", PRISM_PLUGIN_TYPE,
-		      prism_policy_name(params.policy));
+		      prism_policy_name(src.kind));
+	_source_free(&src);
 	return SLURM_SUCCESS;
 }
 

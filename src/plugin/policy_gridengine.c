@@ -80,7 +80,6 @@
 #include "hold.h"
 #include "jobrec.h"
 #include "policy_ops.h"
-#include "prism_file.h"
 #include "prism_ge.h"
 #include "prism_ge_facts.h"
 #include "prism_ge_usage.h"
@@ -631,22 +630,17 @@ static void _unload(void *st)
 
 /* Read and parse the file 'path', log its notices (ignored parameters);
  * the saved usage is read too (adopt decides whether it is used). */
-static void *_load(const char *path)
+static void *_load(const char *text, size_t len, const char *path)
 {
 	prism_error_t err = { "" };
-	char *text = NULL;
-	size_t len = 0;
 	ge_t *g = xmalloc(sizeof(*g));
 
-	if (prism_file_read(path, &text, &len, &err) ||
-	    prism_ge_conf_parse(text, len, path, &g->pol, &err)) {
+	if (prism_ge_conf_parse(text, len, path, &g->pol, &err)) {
 		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
-		free(text);
 		g->pol = NULL;
 		_unload(g);
 		return NULL;
 	}
-	free(text);
 	for (size_t i = 0; i < prism_ge_policy_notice_count(g->pol); i++)
 		info("%s: %s", PRISM_PLUGIN_TYPE,
 		     prism_ge_policy_notice(g->pol, i));

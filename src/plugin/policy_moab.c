@@ -22,7 +22,6 @@
 #include "hold.h"
 #include "jobrec.h"
 #include "policy_ops.h"
-#include "prism_file.h"
 #include "prism_idmap.h"
 #include "prism_moab.h"
 #include "prism_moab_facts.h"
@@ -348,22 +347,17 @@ static void _unload(void *st)
 
 /* Read and parse the file 'path'; the saved usage is read too (adopt
  * decides whether it is used). */
-static void *_load(const char *path)
+static void *_load(const char *text, size_t len, const char *path)
 {
 	prism_error_t err = { "" };
-	char *text = NULL;
-	size_t len = 0;
 	moab_t *m = xmalloc(sizeof(*m));
 
-	if (prism_file_read(path, &text, &len, &err) ||
-	    prism_moab_conf_parse(text, len, path, &m->pol, &err)) {
+	if (prism_moab_conf_parse(text, len, path, &m->pol, &err)) {
 		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
-		free(text);
 		m->pol = NULL;
 		_unload(m);
 		return NULL;
 	}
-	free(text);
 	_notices(m->pol, path);
 	m->users = prism_moab_users_create();
 	m->uid_handles = prism_idmap_create();

@@ -232,7 +232,7 @@ static bool _after_fs(const prism_pass_t *pass)
 /* Multifactor keeps no state of its own: a token stands for it. */
 static char mf_state;
 
-static void *_load(const char *path)
+static void *_load(const char *text, size_t len, const char *path)
 {
 	return &mf_state;
 }

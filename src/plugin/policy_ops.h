@@ -39,12 +39,13 @@ typedef struct prism_policy_ops {
 	/* ---- life cycle ---- */
 
 	/*
-	 * Read and check the policy file 'path' (NULL unless reads_file)
-	 * and whatever the policy keeps in StateSaveLocation, log the
-	 * file's notices; no lock held. Returns the new state, or NULL with
-	 * the reason logged. MUST be set.
+	 * Check the policy file 'path' whose 'len' bytes the dispatcher
+	 * read into 'text' (NULL and 0 unless reads_file), read whatever the
+	 * policy keeps in StateSaveLocation, log the file's notices; no lock
+	 * held. Returns the new state, or NULL with the reason (naming the
+	 * file and line) logged. MUST be set.
 	 */
-	void *(*load)(const char *path);
+	void *(*load)(const char *text, size_t len, const char *path);
 
 	/*
 	 * With policy_lock held, just before 'st' is put in force: carry

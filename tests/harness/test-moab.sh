@@ -51,11 +51,25 @@ prio() {
 # ---- the example policy, one hour of usage charged --------------------
 ex=$(cd "$(dirname "$example")" && pwd)/$(basename "$example")
 conf "$tmp/ex" "policy=moab,config=$ex"
-if run "$tmp/ex" --last-ran $((now - 3600)); then
+mkdir -p "$tmp/ex/state"
+if run "$tmp/ex" --last-ran $((now - 3600)) --state "$tmp/ex/state"; then
 	ok "priority/prism loads $example"
 else
 	ko "priority/prism with $example exited $?"
 	cat "$tmp/ex/err"
+fi
+
+# the policy put in force is kept (for a restart by a reconfigure): its
+# parameters, path and the file's text exactly
+saved="$tmp/ex/state/priority_prism_policy"
+if [ -f "$saved" ] &&
+	sed -n 1,4p "$saved" | grep -qx "params policy=moab,config=$ex" &&
+	sed -n 1,4p "$saved" | grep -qx "path $ex" &&
+	sed -n 1,4p "$saved" | grep -qx "length $(wc -c <"$example")" &&
+	tail -n +6 "$saved" | cmp -s - "$example"; then
+	ok "the policy in force is kept in StateSaveLocation/priority_prism_policy"
+else
+	ko "priority_prism_policy missing or not the file in force: $(head -c 300 "$saved" 2>&1)"
 fi
 
 # Expected priorities (Moab priority + 1: no ENABLENEGJOBPRIORITY).

@@ -10,6 +10,7 @@
 #include <check.h>
 
 extern Suite *prio_suite(void);
+extern Suite *saved_policy_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
 extern Suite *usage_suite(void);
