@@ -126,8 +126,17 @@ extern void cli_first_part_copy(char *buf, size_t size, const char *list)
 	snprintf(buf, size, "%.*s", (int) strcspn(list, ","), list);
 }
 
-extern void cli_cols_read(const priority_factors_object_t *f, prism_cols_t *c)
+extern void cli_cols_read(const priority_factors_object_t *row,
+			  prism_cols_t *c)
 {
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+	static const priority_factors_t none;
+	const priority_factors_t *f = row->prio_factors ? row->prio_factors :
+							  &none;
+#else
+	const priority_factors_object_t *f = row;
+#endif
+
 	*c = (prism_cols_t) {
 		.age = f->priority_age,
 		.assoc = f->priority_assoc,
@@ -137,7 +146,7 @@ extern void cli_cols_read(const priority_factors_object_t *f, prism_cols_t *c)
 		.qos = f->priority_qos,
 		.site = f->priority_site,
 		.nice = f->nice,
-		.direct_prio = f->direct_prio,
+		.direct_prio = row->direct_prio,
 		.tres = f->priority_tres,
 		.tres_cnt = f->tres_cnt,
 	};

@@ -86,7 +86,7 @@ static int _load_conf(cli_records_t *r)
 	if (slurm_load_ctl_conf((time_t) 0, &r->conf) != SLURM_SUCCESS) {
 		r->conf = NULL;
 		fprintf(stderr, "prism: cannot reach slurmctld: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
 	return CLI_OK;
@@ -95,8 +95,10 @@ static int _load_conf(cli_records_t *r)
 /* The jobs, sprio's rows (only 'ids' when given) and the partitions. */
 static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 {
-	List want = NULL;
-	ListIterator it;
+#if !CLI_SLURM_AT_LEAST(24, 11, 0)
+	list_t *want = NULL;
+#endif
+	list_itr_t *it;
 	priority_factors_object_t *f;
 	uint32_t n = 0;
 	int rc;
@@ -104,9 +106,13 @@ static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 	if (slurm_load_jobs((time_t) 0, &r->jobs, SHOW_ALL) != SLURM_SUCCESS) {
 		r->jobs = NULL;
 		fprintf(stderr, "prism: cannot load the jobs from slurmctld: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+	/* sprio's rows of every job: the views pick the jobs asked for */
+	rc = slurm_load_job_prio(&r->prio, 0);
+#else
 	if (cnt) {
 		want = slurm_list_create(free);
 		for (uint32_t i = 0; i < cnt; i++) {
@@ -124,17 +130,18 @@ static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 	rc = slurm_load_job_prio(&r->prio, want, NULL, NULL, 0);
 	if (want)
 		slurm_list_destroy(want);
+#endif
 	if (rc != SLURM_SUCCESS) {
 		r->prio = NULL;
 		fprintf(stderr, "prism: cannot load the priority factors (sprio) from slurmctld: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
 	if (slurm_load_partitions((time_t) 0, &r->parts, SHOW_ALL) !=
 	    SLURM_SUCCESS) {
 		r->parts = NULL;
 		fprintf(stderr, "prism: cannot load the partitions from slurmctld: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
 	if (!r->prio || !r->prio->priority_factors_list)

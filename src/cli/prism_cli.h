@@ -24,6 +24,19 @@
 #include "prism_params.h"
 
 /* Exit statuses of every subcommand. */
+/*
+ * What differs between the Slurm versions the command builds for (the
+ * public <slurm/slurm.h> only): 24.11 names its lists list_t and
+ * list_itr_t, keeps a sprio row's factors behind a pointer, and filters
+ * sprio's rows in the client.
+ */
+#define CLI_SLURM_AT_LEAST(a, b, c) \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
+#if !CLI_SLURM_AT_LEAST(24, 11, 0)
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+#endif
+
 #define CLI_OK 0
 #define CLI_ERROR 1
 #define CLI_USAGE 2

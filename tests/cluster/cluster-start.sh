@@ -220,7 +220,11 @@ wait_for_daemon 60 "mariadbd" "$DIR" mariadbd mariadb-admin --no-defaults --sock
 log "mariadbd is up"
 
 DB_PASS=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+# The accounting database exists before slurmdbd first connects: Debian
+# 13's slurmdbd dies on its first start against a server without it (a
+# MariaDB client-library fault on an empty connection).
 mysql_root <<EOF || fail "creating the slurm database user failed" "$MYSQL_ERR"
+CREATE DATABASE IF NOT EXISTS slurm_acct_db;
 CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
 CREATE USER 'slurm'@'localhost' IDENTIFIED BY '$DB_PASS';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';

@@ -257,9 +257,15 @@ else
         "sprio still shows PARTITION=$(sprio -h -j "$JOB_HIGH" -o '%P' | tr -d ' ')"
 fi
 
-# (k) DebugFlags=Priority: the pass logs each job's terms.
-if grep -qE "JobId=$JOB_HIGH priority: site -?[0-9]+ \+ age [0-9.]+ .* partition 20000.00 .* = [0-9]+" \
-    "$DIR/log/slurmctld.log"; then
+# (k) DebugFlags=Priority: the pass logs each job's terms. (Slurm 24.11
+# carries out the reconfigure above by starting a new slurmctld, which
+# computes every job at once: the pass after setdebugflags may be the
+# next one, a PriorityCalcPeriod later.)
+terms_logged() {
+    grep -qE "JobId=$JOB_HIGH priority: site -?[0-9]+ \+ age [0-9.]+ .* partition 20000.00 .* = [0-9]+" \
+        "$DIR/log/slurmctld.log"
+}
+if wait_for 130 "a pass logging the terms" terms_logged; then
     check "(k) DebugFlags=Priority logs each job's terms" 0 \
         "$(grep -oE "JobId=$JOB_HIGH priority: .*" "$DIR/log/slurmctld.log" | tail -n 1)"
 else
