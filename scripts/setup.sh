@@ -21,7 +21,7 @@ packages=(
 	# the cluster test
 	munge mariadb-server mariadb-client procps
 	# the fuzz targets
-	clang libclang-rt-14-dev
+	clang libclang-rt-dev
 	# the memory checks (tests/sanitize)
 	valgrind
 	# the manual pages (tests/check-man.sh renders them with man)

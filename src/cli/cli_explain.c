@@ -83,6 +83,9 @@ static int _load_conf(cli_records_t *r)
 			env, strerror(errno));
 		return CLI_ERROR;
 	}
+	/* Slurm's API wants it first (23.02 on: its hash plugins) */
+	slurm_init(NULL);
+	r->slurm_inited = true;
 	if (slurm_load_ctl_conf((time_t) 0, &r->conf) != SLURM_SUCCESS) {
 		r->conf = NULL;
 		fprintf(stderr, "prism: cannot reach slurmctld: %s\n",
@@ -331,7 +334,7 @@ extern int cli_explain(int argc, char **argv)
 		{ "long", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	cli_records_t r = { NULL, NULL, NULL, NULL, NULL, 0 };
+	cli_records_t r = { .conf = NULL };
 	const cli_policy_t *entry = NULL;
 	char path[PRISM_PARAMS_MAX + 64];
 	bool long_fmt = false;
@@ -366,5 +369,7 @@ extern int cli_explain(int argc, char **argv)
 out:
 	_records_free(&r);
 	free(ids);
+	if (r.slurm_inited)
+		slurm_fini();
 	return rc;
 }

@@ -59,6 +59,7 @@ typedef struct {
 	partition_info_msg_t *parts;
 	priority_factors_object_t **factors;	/* sprio's rows */
 	uint32_t factor_cnt;
+	bool slurm_inited;		/* slurm_init() was called */
 } cli_records_t;
 
 /*
