@@ -27,7 +27,7 @@
 #                       (step around crashes already in crashes/)
 #   CC                  a clang with libFuzzer (default clang)
 #
-# clang and libclang-rt-14-dev are installed with apt-get when missing
+# clang and libclang-rt-dev are installed with apt-get when missing
 # (root only; Debian's archive is the only thing read from the network).
 
 set -u
@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 build=${PRISM_FUZZ_BUILD:-$here/build}
-targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf ge_usage"}
+targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf ge_usage saved_policy"}
 jobs=${PRISM_FUZZ_JOBS:-1}
 cc=${CC:-clang}
 case $cc in *clang*) ;; *) cc=clang ;; esac
@@ -56,6 +56,7 @@ sources() {
 	case $1 in
 	params) echo "$c/prism_params.c $c/prism_error.c" ;;
 	state) echo "$c/prism_state.c $c/prism_error.c" ;;
+	saved_policy) echo "$c/prism_saved_policy.c $c/prism_error.c" ;;
 	moab_conf|moab_usage)
 		echo "$moab/prism_moab_conf.c $moab/prism_moab.c $c/prism_idmap.c" \
 		     "$c/prism_lines.c $c/prism_names.c" \
@@ -86,14 +87,14 @@ can_fuzz() {
 mkdir -p "$build" || exit 2
 if ! can_fuzz; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "fuzz: installing clang and libclang-rt-14-dev" >&2
+		echo "fuzz: installing clang and libclang-rt-dev" >&2
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get install -y -q clang libclang-rt-14-dev >&2 ||
+		apt-get install -y -q clang libclang-rt-dev >&2 ||
 		{ apt-get update -q >&2 &&
-		  apt-get install -y -q clang libclang-rt-14-dev >&2; }
+		  apt-get install -y -q clang libclang-rt-dev >&2; }
 	fi
 	if ! can_fuzz; then
-		echo "fuzz: no clang with libFuzzer (apt-get install clang libclang-rt-14-dev)" >&2
+		echo "fuzz: no clang with libFuzzer (apt-get install clang libclang-rt-dev)" >&2
 		exit 2
 	fi
 fi

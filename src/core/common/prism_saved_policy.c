@@ -103,7 +103,9 @@ extern int prism_saved_policy_parse(const char *buf, size_t len,
 	}
 	errno = 0;
 	n = strtoull(length, &stop, 10);
-	if (!length[0] || *stop || errno || p >= end || *p != '\n' ||
+	/* digits only: no sign, no blank (strtoull would take them) */
+	if (strspn(length, "0123456789") != strlen(length) || !length[0] ||
+	    *stop || errno || p >= end || *p != '\n' ||
 	    n != (unsigned long long) (end - p - 1)) {
 		prism_error_set(err, "saved policy: the length does not match the text");
 		return -1;
