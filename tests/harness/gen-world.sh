@@ -1,11 +1,18 @@
 #!/bin/sh
 # gen-world.sh - deterministic generator of big prism-harness worlds.
 #
-# Usage: tests/harness/gen-world.sh [-s SEED] [-u USER_ASSOCS] [-j JOBS] > FILE
+# Usage: tests/harness/gen-world.sh [-s SEED] [-u USER_ASSOCS] [-j JOBS]
+#                                   [-q PCT] > FILE
 #
 #   -s SEED         1..2147483646 (default 1)
 #   -u USER_ASSOCS  number of user associations (default 10000)
 #   -j JOBS         number of jobs (default 10000)
+#   -q PCT          0..100: about PCT % of the jobs ask for two or three
+#                   QOS (qos=a,b[,c], Slurm 24.11's sbatch --qos=a,b;
+#                   prism-harness refuses them when built for 22.05).
+#                   Default 0: no such job, and the world is exactly what
+#                   it was before -q existed (no random number is drawn
+#                   for it).
 #
 # POSIX sh + awk only.  The random numbers come from an integer
 # Park-Miller generator (s = s * 16807 mod 2^31-1; every intermediate
@@ -31,32 +38,39 @@
 #    priority, running (with start times), future begin, loaded from
 #    saved state with an earlier priority (loaded=N: what INCR_ONLY
 #    keeps when the new one is lower), various nice/site/cpus/nodes/mem/
-#    time limits and submit ages.
+#    time limits and submit ages;
+#  - with -q: jobs asking for several QOS, of different priorities, with
+#    a zero-priority QOS among them, equal priorities, and with several
+#    partitions too (one priority per (partition, QOS) pair).
 # A "# stats" comment at the end counts each of these features.
 set -eu
 
 seed=1
 users=10000
 jobs=10000
-while getopts s:u:j: opt; do
+multiqos=0
+while getopts s:u:j:q: opt; do
 	case $opt in
 	s) seed=$OPTARG ;;
 	u) users=$OPTARG ;;
 	j) jobs=$OPTARG ;;
-	*) echo "usage: $0 [-s SEED] [-u USER_ASSOCS] [-j JOBS]" >&2; exit 2 ;;
+	q) multiqos=$OPTARG ;;
+	*) echo "usage: $0 [-s SEED] [-u USER_ASSOCS] [-j JOBS] [-q PCT]" >&2; exit 2 ;;
 	esac
 done
-for v in "$seed" "$users" "$jobs"; do
+for v in "$seed" "$users" "$jobs" "$multiqos"; do
 	case $v in
 	''|*[!0-9]*) echo "$0: numbers only" >&2; exit 2 ;;
 	esac
 done
-if [ "$seed" -lt 1 ] || [ "$seed" -gt 2147483646 ] || [ "$users" -lt 50 ]; then
-	echo "$0: SEED must be 1..2147483646 and USER_ASSOCS >= 50" >&2
+if [ "$seed" -lt 1 ] || [ "$seed" -gt 2147483646 ] || [ "$users" -lt 50 ] ||
+	[ "$multiqos" -gt 100 ]; then
+	echo "$0: SEED must be 1..2147483646, USER_ASSOCS >= 50, PCT 0..100" >&2
 	exit 2
 fi
 
-exec ${AWK:-awk} -v seed="$seed" -v nusers="$users" -v njobs="$jobs" '
+exec ${AWK:-awk} -v seed="$seed" -v nusers="$users" -v njobs="$jobs" \
+	-v multiqos="$multiqos" '
 # ---- random numbers: Park-Miller minimal standard, integers only ----
 function rnd(n) {		# 0 .. n-1
 	S = (S * 16807) % 2147483647
@@ -171,6 +185,7 @@ BEGIN {
 	print "qos scavenge priority=0    usage_factor=0"
 	print "qos keep     priority=50   usage_factor=1.0 flags=NoDecay"
 	nqos = split("normal normal normal normal low low high urgent scavenge keep", qosname, " ")
+	ndq = split("normal low high urgent scavenge keep", dqos, " ")
 
 	# users per group on average: (accounts that take users) ~ 270
 	per_group = int(nusers / 270)
@@ -254,7 +269,19 @@ BEGIN {
 			}
 			st_multipart++
 		}
-		line = line " part=" parts " qos=" qosname[1 + rnd(nqos)]
+		qn = qosname[1 + rnd(nqos)]
+		if (multiqos > 0 && pct(multiqos)) {	# several QOS (24.11)
+			k = 1 + rnd(ndq)
+			while (dqos[k] == qn) k = (k % ndq) + 1
+			qn = qn "," dqos[k]
+			if (pct(30)) {
+				k2 = 1 + rnd(ndq)
+				while (index("," qn ",", "," dqos[k2] ",")) k2 = (k2 % ndq) + 1
+				qn = qn "," dqos[k2]
+			}
+			st_multiqos++
+		}
+		line = line " part=" parts " qos=" qn
 
 		r = rnd(100)
 		if (r < 70) { cpus = 1 + rnd(8); nodes = 1 }
@@ -293,4 +320,5 @@ BEGIN {
 	printf "# stats assoc_priority=%d\n", st_prio
 	printf "# stats user_shares_parent=%d user_shares_zero=%d user_no_usage=%d user_ties=%d user_in_several_accounts=%d\n", st_user_parent, st_user_zero, st_user_nousage, st_user_tie, st_multi
 	printf "# stats job_multipart=%d job_held=%d job_admin_prio=%d job_running=%d job_future_begin=%d job_late_begin=%d job_loaded=%d job_nice=%d job_site=%d\n", st_multipart, st_held, st_admin, st_running, st_future, st_begin, st_loaded, st_nice, st_site
+	if (multiqos > 0) printf "# stats job_multiqos=%d\n", st_multiqos
 }'

@@ -1,14 +1,17 @@
 #!/bin/sh
-# test-compare.sh: run priority/multifactor (Debian's Slurm 22.05.8) and
+# test-compare.sh: run priority/multifactor (the installed Slurm's: Debian
+# 12's 22.05.8 on the host, 24.11.5 through test-compare-root.sh) and
 # priority/prism through prism-harness on a big generated world
 # (gen-world.sh: >10,000 associations, 10,000 jobs) once per PriorityFlags
-# set, and compare the two reports value by value:
+# set (and one set enforcing limits), and compare the two reports value
+# by value:
 #   - job priorities (job_ptr->priority and every priority_array entry)
 #     within +-1;
 #   - sprio factor rows (age, assoc, fairshare, jobsize, partition, qos,
-#     every TRES, site, nice, direct) to 1e-6 relative;
+#     every TRES, site, nice, direct; on 24.11 account) to 1e-6 relative;
 #   - association fields usage_raw, usage_norm, usage_efctv, fs_factor,
-#     level_fs, shares_norm to 1e-6 relative;
+#     level_fs, shares_norm to 1e-6 relative, run_secs exactly;
+#   - QOS rows (usage_raw, norm_priority, ...; run_secs exactly);
 #   - the same rows on both sides (same jobs, partitions, associations).
 # Values are printed with 15 significant digits (--digits 15), so 1e-6
 # relative is a real bound; "equal" is |a-b| <= 1e-6*max(|a|,|b|) or
@@ -28,7 +31,13 @@
 # COMPARE_USERS (10000), COMPARE_JOBS (10000), COMPARE_SHOW (differences
 # printed per set, 8), COMPARE_KEEP (directory to keep worlds, confs and
 # reports in), COMPARE_JOBS_PARALLEL (1: run both plugins at once, the
-# default; 0: one after the other).
+# default; 0: one after the other), COMPARE_MULTIQOS (0: percentage of
+# jobs asking for several QOS, gen-world.sh -q; Slurm 24.11 only: each
+# set must then show such jobs).  On Slurm 24.11 the report labels every
+# priority-array entry and sprio row with its QOS as well ("qos=NAME"
+# after "part=P"), and rows are matched on (job, partition, QOS).
+# tests/harness/test-compare-root.sh runs this against Slurm 24.11 in a
+# Debian 13 root.
 # Run times are printed for information only; nothing checks them.
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -43,8 +52,9 @@ seed=${COMPARE_SEED:-1}
 nusers=${COMPARE_USERS:-10000}
 njobs=${COMPARE_JOBS:-10000}
 show=${COMPARE_SHOW:-8}
+multiqos=${COMPARE_MULTIQOS:-0}
 parallel=${COMPARE_JOBS_PARALLEL:-1}
-all_sets="default default-fresh NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES"
+all_sets="default default-fresh NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
 sets=${COMPARE_SETS:-$all_sets}
 
 if [ -n "${COMPARE_KEEP:-}" ]; then
@@ -72,18 +82,32 @@ secs() {
 # PriorityFlags of a set
 flags_of() {
 	case $1 in
-	default|default-fresh) echo "" ;;
+	default|default-fresh|ENFORCE_LIMITS) echo "" ;;
 	DEPTH_OBLIVIOUS) echo "NO_FAIR_TREE,DEPTH_OBLIVIOUS" ;;
 	*) echo "$1" ;;
 	esac
 }
 
-# mkconf FLAGS > slurm.conf: tests/harness/big.conf with PriorityFlags.
+# Other slurm.conf lines of a set.  ENFORCE_LIMITS: slurmctld counts the
+# run-seconds of running jobs (GrpTRESRunMins, MaxTRESRunMinsPerUser...)
+# and the plugin drains them; the reports then show those counters
+# (run_secs= on assoc and qos rows, and on Slurm 24.11 qos-used rows per
+# QOS and account or user).
+conf_of() {
+	case $1 in
+	ENFORCE_LIMITS) echo "AccountingStorageEnforce=limits" ;;
+	esac
+}
+
+# mkconf SET > slurm.conf: tests/harness/big.conf with the set's
+# PriorityFlags and other lines.
 mkconf() {
 	cat "$top_srcdir/tests/harness/big.conf"
-	if [ -n "$1" ]; then
-		echo "PriorityFlags=$1"
+	f=$(flags_of "$1")
+	if [ -n "$f" ]; then
+		echo "PriorityFlags=$f"
 	fi
+	conf_of "$1"
 }
 
 # run OUT CONF PLUGIN [--last-ran EPOCH]: report in OUT, time in OUT.time,
@@ -123,7 +147,9 @@ compare() {
 		for (k in F) delete F[k]
 		n = split(line, t, " ")
 		kind = t[1]
-		if (kind == "job" || kind == "factors") {
+		if ((kind == "job" || kind == "factors") && t[4] ~ /^qos=/) {
+			F[""] = kind " " t[2] " " t[3] " " t[4]; start = 5
+		} else if (kind == "job" || kind == "factors") {
 			F[""] = kind " " t[2] " " t[3]; start = 4
 		} else {
 			F[""] = kind " " t[2]; start = 3
@@ -154,7 +180,7 @@ compare() {
 			printf "    %s %s: multifactor=%s prism=%s\n", key, f, a, b
 	}
 	BEGIN {
-		split("usage_raw usage_norm usage_efctv fs_factor level_fs shares_norm", t, " ")
+		split("usage_raw usage_norm usage_efctv fs_factor level_fs shares_norm run_secs", t, " ")
 		for (i in t) assoc_fields[t[i]] = 1
 	}
 	/^plugin / { next }
@@ -182,6 +208,9 @@ compare() {
 		for (i = 1; i <= 5; i++)
 			s = s sprintf("%s%d %s rows (%d values)", i > 1 ? ", " : "",
 				      rows[kinds[i]], kinds[i], vals[kinds[i]])
+		if (rows["qos-used"])
+			s = s sprintf(", %d qos-used rows (%d values)",
+				      rows["qos-used"], vals["qos-used"])
 		print "SUMMARY " s
 		if (ndiff) {
 			s = ""
@@ -195,12 +224,12 @@ compare() {
 
 # ---- the world ----
 t0=$(ms)
-if ! sh "$here/gen-world.sh" -s "$seed" -u "$nusers" -j "$njobs" >"$tmp/big.world"; then
+if ! sh "$here/gen-world.sh" -s "$seed" -u "$nusers" -j "$njobs" -q "$multiqos" >"$tmp/big.world"; then
 	echo "FAIL: gen-world.sh"
 	exit 1
 fi
 t1=$(ms)
-echo "world: gen-world.sh -s $seed -u $nusers -j $njobs: $(grep -c '^assoc' "$tmp/big.world") associations, $(grep -c '^job' "$tmp/big.world") jobs ($(secs "$t0" "$t1"))"
+echo "world: gen-world.sh -s $seed -u $nusers -j $njobs -q $multiqos: $(grep -c '^assoc' "$tmp/big.world") associations, $(grep -c '^job' "$tmp/big.world") jobs ($(secs "$t0" "$t1"))"
 sed -n 's/^# stats /world: /p' "$tmp/big.world"
 # every feature the world must exercise is present at least once
 missing=$(sed -n 's/^# stats //p' "$tmp/big.world" | tr ' ' '\n' | grep '=0$')
@@ -212,7 +241,7 @@ fi
 last_ran=$((now - last_ran_ago))
 for set in $sets; do
 	conf="$tmp/$set.conf"
-	mkconf "$(flags_of "$set")" >"$conf"
+	mkconf "$set" >"$conf"
 	case $set in
 	default-fresh) extra="" ;;
 	*) extra="--last-ran $last_ran" ;;
@@ -229,7 +258,8 @@ for set in $sets; do
 	fi
 	times="multifactor $(cat "$mf.time"), prism $(cat "$pr.time")"
 	f=$(flags_of "$set")
-	label="$set (PriorityFlags=${f:-none}, ${extra:-empty state})"
+	c=$(conf_of "$set")
+	label="$set (PriorityFlags=${f:-none}${c:+, $c}, ${extra:-empty state})"
 	rc_mf=$(cat "$mf.rc") rc_pr=$(cat "$pr.rc")
 	if [ "$rc_mf" != 0 ] || [ "$rc_pr" != 0 ]; then
 		echo "FAIL: $label: harness exit status multifactor $rc_mf, prism $rc_pr [$times]"
@@ -242,6 +272,21 @@ for set in $sets; do
 	compare "$mf" "$pr" >"$tmp/$set.cmp"
 	rc=$?
 	summary=$(sed -n 's/^SUMMARY //p' "$tmp/$set.cmp")
+	if [ "$multiqos" -gt 0 ]; then
+		# jobs with entries for two or more QOS, and their entries
+		mq=$(awk '$1 == "job" && $3 != "part=*" && $4 ~ /^qos=/ {
+				k = $2 SUBSEP $4
+				if (!(k in seen)) { seen[k] = 1; n[$2]++ }
+				e[$2]++
+			}
+			END { for (j in n) if (n[j] > 1) { jobs++; entries += e[j] }
+			      printf "%d %d", jobs, entries }' "$pr")
+		summary="$summary; multi-QOS: ${mq% *} jobs, ${mq#* } priority entries"
+		if [ "${mq% *}" = 0 ]; then
+			summary="$summary (none: the world asked for some)"
+			rc=1
+		fi
+	fi
 	if [ "$rc" = 0 ]; then
 		echo "PASS: $label: $summary agree [$times]"
 		pass=$((pass + 1))
