@@ -2,8 +2,12 @@
 # test.sh: set everything up (scripts/setup.sh) and run every test:
 # unit tests and checks (make check, which includes the fake-controller
 # harness), the fuzz targets, the unit and harness tests again under
-# ASan+UBSan and valgrind (tests/sanitize/run.sh), make distcheck, and the
-# real-cluster tests.
+# ASan+UBSan and valgrind (tests/sanitize/run.sh), make distcheck, the
+# real-cluster tests; then the same build, make check and the cluster
+# tests of the drop-in and both policies against the other supported
+# Slurm, in a cached Debian root (scripts/root-suite.sh): Slurm 24.11 in
+# Debian 13 on a Debian 12 host, Slurm 22.05 in Debian 12 on a Debian 13
+# host. Each step prints how long it took.
 #
 # Usage: scripts/test.sh             (run as root)
 # Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
@@ -12,6 +16,9 @@
 #        PRISM_SKIP_SANITIZE=1       skip the ASan+UBSan and valgrind runs
 #                                    of the unit and harness tests
 #                                    (tests/sanitize)
+#        PRISM_SKIP_ROOT=1           skip the other Slurm's suite (root)
+#        PRISM_ROOT_SUITE=SUITE      the root's Debian suite (default: the
+#                                    other one of bookworm and trixie)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,17 +29,33 @@ failed=0
 failures=()
 
 step() {
-	local name=$1
+	local name=$1 t0=$SECONDS
 	shift
 	printf '\n=== %s ===\n' "$name"
 	if "$@"; then
-		printf '=== %s: ok ===\n' "$name"
+		printf '=== %s: ok (%d s) ===\n' "$name" $((SECONDS - t0))
 		passed=$((passed + 1))
 	else
-		printf '=== %s: FAILED ===\n' "$name"
+		printf '=== %s: FAILED (%d s) ===\n' "$name" $((SECONDS - t0))
 		failed=$((failed + 1))
 		failures+=("$name")
 	fi
+}
+
+# The Debian suite whose Slurm the root suite tests: the other supported
+# one (nothing on another system).
+root_suite() {
+	local host
+	if [ -n "${PRISM_ROOT_SUITE:-}" ]; then
+		echo "$PRISM_ROOT_SUITE"
+		return
+	fi
+	# shellcheck disable=SC1091
+	host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	case $host in
+	bookworm) echo trixie ;;
+	trixie) echo bookworm ;;
+	esac
 }
 
 make_check() {
@@ -82,6 +105,20 @@ if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 			PRISM_PLUGIN_DIR="$top/src/plugin/.libs" bash "$t"
 	done
 fi
+suite=$(root_suite)
+if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
+	rs=(scripts/root-suite.sh "$suite")
+	if step "$suite root: build against its Slurm" "${rs[@]}" build; then
+		step "$suite root: make check" "${rs[@]}" check
+		if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
+			for t in test-foundation.sh test-multifactor.sh \
+				test-moab.sh test-ge.sh; do
+				step "$suite root: cluster: $t" "${rs[@]}" cluster "$t"
+			done
+		fi
+	fi
+fi
+printf '\ntotal: %d s\n' "$SECONDS"
 
 echo
 for f in "${failures[@]}"; do

@@ -211,15 +211,70 @@ END_TEST
 
 /* ---- the view -------------------------------------------------------- */
 
+/*
+ * sprio's rows as the tests write them: flat, as Slurm 22.05's
+ * priority_factors_object_t; _rows() makes the release's own rows of them
+ * (from 24.11 on, a row points to its factors) and the array of pointers
+ * the views read.
+ */
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+typedef struct {
+	uint32_t job_id;
+	char *partition;
+	double direct_prio;
+	double priority_age, priority_assoc, priority_fs, priority_js;
+	double priority_part, priority_qos;
+	uint32_t priority_site, nice;
+} flat_t;
+
+typedef struct {
+	priority_factors_object_t obj;
+	priority_factors_t pf;
+} row_t;
+
+static void _rows(const flat_t *f, row_t *r, priority_factors_object_t **fp,
+		  int n)
+{
+	for (int i = 0; i < n; i++) {
+		r[i] = (row_t) { .obj = { .job_id = f[i].job_id,
+					  .partition = f[i].partition,
+					  .direct_prio = f[i].direct_prio } };
+		if (!f[i].direct_prio) {
+			r[i].pf = (priority_factors_t) {
+				.priority_age = f[i].priority_age,
+				.priority_assoc = f[i].priority_assoc,
+				.priority_fs = f[i].priority_fs,
+				.priority_js = f[i].priority_js,
+				.priority_part = f[i].priority_part,
+				.priority_qos = f[i].priority_qos,
+				.priority_site = f[i].priority_site,
+				.nice = f[i].nice,
+			};
+			r[i].obj.prio_factors = &r[i].pf;
+		}
+		fp[i] = &r[i].obj;
+	}
+}
+#else
+typedef priority_factors_object_t flat_t;
+typedef struct {
+	char unused;
+} row_t;
+
+static void _rows(flat_t *f, row_t *r, priority_factors_object_t **fp, int n)
+{
+	for (int i = 0; i < n; i++)
+		fp[i] = &f[i];
+}
+#endif
+
 /* sprio's row of 'job' in 'part' as the plugin stores it. */
-static priority_factors_object_t _factors(const prism_moab_policy_t *pol,
-					  const prism_moab_usage_t *u,
-					  const slurm_job_info_t *job,
-					  const partition_info_t *part)
+static flat_t _factors(const prism_moab_policy_t *pol,
+		       const prism_moab_usage_t *u, const slurm_job_info_t *job,
+		       const partition_info_t *part)
 {
 	prism_moab_pass_t pass = { .pol = pol, .usage = u, .now = NOW };
-	priority_factors_object_t f = { .job_id = job->job_id,
-					.partition = part->name };
+	flat_t f = { .job_id = job->job_id, .partition = part->name };
 	cli_jobmap_t *m = cli_jobmap_create(pol, job, 1, NOW);
 	prism_moab_result_t res;
 	prism_moab_columns_t c;
@@ -292,7 +347,8 @@ typedef struct {
 	prism_moab_policy_t *pol;
 	prism_moab_usage_t *usage;
 	slurm_job_info_t jobs[10];
-	priority_factors_object_t f[8];
+	flat_t f[8];
+	row_t rows[8];
 	priority_factors_object_t *fp[8];
 	cli_explain_t x;
 } _world_t;
@@ -335,18 +391,15 @@ static void _world(_world_t *w)
 	w->f[nf].priority_site += 99;
 	nf++;
 	/* job 5: an admin-set priority (already mapped by the plugin) */
-	w->f[4] = (priority_factors_object_t) { .job_id = 5,
-						.partition = "batch",
-						.direct_prio = 1000000008.0 };
+	w->f[4] = (flat_t) { .job_id = 5, .partition = "batch",
+			     .direct_prio = 1000000008.0 };
 	/* job 7: the controller computed it before something changed */
 	w->f[5].priority_site += 88;
 	/* a row of a job that ended since: ignored */
-	w->f[nf++] = (priority_factors_object_t) { .job_id = 99,
-						   .partition = "batch",
-						   .priority_site = NICE_OFFSET,
-						   .nice = NICE_OFFSET };
-	for (int i = 0; i < nf; i++)
-		w->fp[i] = &w->f[i];
+	w->f[nf++] = (flat_t) { .job_id = 99, .partition = "batch",
+				.priority_site = NICE_OFFSET,
+				.nice = NICE_OFFSET };
+	_rows(w->f, w->rows, w->fp, nf);
 	w->x = (cli_explain_t) {
 		.pol = w->pol, .pol_path = "prism.conf", .usage = w->usage,
 		.now = NOW, .jobs = w->jobs, .job_cnt = N(w->jobs),
@@ -484,15 +537,14 @@ static prism_ge_policy_t *_ge_policy(void)
 }
 
 /* sprio's row as the plugin stores it for the normalised values given. */
-static priority_factors_object_t _ge_factors(const prism_ge_policy_t *pol,
-					     uint32_t id, const char *part,
-					     double nurg, double ntckts,
-					     double npprior)
+static flat_t _ge_factors(const prism_ge_policy_t *pol, uint32_t id,
+			  const char *part, double nurg, double ntckts,
+			  double npprior)
 {
 	const prism_ge_params_t *p = prism_ge_policy_params(pol);
 	prism_ge_result_t r = { .nurg = nurg, .ntckts = ntckts,
 				.npprior = npprior };
-	priority_factors_object_t f = { .job_id = id };
+	flat_t f = { .job_id = id };
 	prism_error_t err = { "" };
 	prism_ge_sprio_t c;
 
@@ -575,11 +627,12 @@ START_TEST(test_ge_view)
 		_job(23, "bin", 2, "chem", NULL, "fast", 10, 60),
 		_job(24, "bin", 2, "chem", NULL, "fast", 10, 60),
 	};
-	priority_factors_object_t f[] = {
+	flat_t f[] = {
 		_ge_factors(pol, 21, "batch", 0.0, 0.5, 1124.0 / 2048),
 		_ge_factors(pol, 22, "fast", 1.0, 0.5, 0.5),
 	};
-	priority_factors_object_t *fp[] = { &f[0], &f[1] };
+	row_t rows[N(f)];
+	priority_factors_object_t *fp[N(f)];
 	uint32_t ids[] = { 22, 23, 24, 99 };
 	cli_ge_explain_t x = {
 		.pol = pol, .now = NOW, .jobs = jobs, .job_cnt = N(jobs),
@@ -589,6 +642,7 @@ START_TEST(test_ge_view)
 	size_t len = 0;
 	FILE *out;
 
+	_rows(f, rows, fp, N(f));
 	jobs[0].max_cpus = 4;
 	jobs[0].tres_req_str = "cpu=4,mem=2G,node=1,gres/gpu=2";
 	jobs[0].nice = NICE_OFFSET - 100;
@@ -620,6 +674,7 @@ START_TEST(test_ge_view)
 	/* no row with columns: '-' and a note */
 	f[1].priority_site = 0;
 	f[1].nice = 0;
+	_rows(f, rows, fp, N(f));
 	x.id_cnt = 0;
 	out = open_memstream(&text, &len);
 	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# root-suite.sh: Prism's tests against another Debian's Slurm, in a cached
+# Debian root (scripts/debian-root.sh): on Debian 12 (Slurm 22.05) the
+# Debian 13 root has Slurm 24.11.
+#
+# Usage: scripts/root-suite.sh SUITE build          (run as root)
+#        scripts/root-suite.sh SUITE check
+#        scripts/root-suite.sh SUITE cluster TEST.sh
+#        scripts/root-suite.sh SUITE suite          the three, in order
+#
+# build    make the root (cached), copy the repository's files (git
+#          ls-files) into it afresh (the host's own build stays out), fetch
+#          and configure the Slurm source tree of the root's slurmctld
+#          (cached in the root; the only step with the host's network),
+#          then autoreconf, configure and make Prism there
+# check    make check there (unit tests, the CLI, the symbol and layer
+#          checks, the fake controller against that Slurm's multifactor),
+#          and from Slurm 24.11 on the comparison again with multi-QOS jobs
+# cluster  one tests/cluster/TEST.sh against that Slurm's daemons, in the
+#          root's own network namespace
+#
+# Env:   PRISM_ROOT_CACHE  (debian-root.sh) where the roots are kept
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+root_sh=$top/scripts/debian-root.sh
+log() { printf 'root-suite: %s\n' "$*" >&2; }
+die() { printf 'root-suite: error: %s\n' "$*" >&2; exit 1; }
+
+[ $# -ge 2 ] || die "usage: $0 SUITE build|check|cluster TEST.sh|suite"
+suite=$1
+what=$2
+shift 2
+src=/build/suite		# the copy, inside the root
+
+# run_in [--host-net] -- CMD: CMD in the root, in the copy
+run_in() {
+	local net=()
+	if [ "${1:-}" = --host-net ]; then
+		net=(--host-net)
+		shift
+	fi
+	"$root_sh" "$suite" run "${net[@]}" -- bash -c "cd $src && $*"
+}
+
+copy() {
+	local dir
+	dir=$("$root_sh" "$suite" path)
+	git -C "$top" rev-parse --git-dir >/dev/null 2>&1 ||
+		die "$top is not a git checkout: cannot tell its files from the host's build"
+	rm -rf "$dir$src"
+	mkdir -p "$dir$src"
+	(cd "$top" && git ls-files -z | tar --null -T - -cf -) |
+		tar -xf - -C "$dir$src"
+	log "copied $(git -C "$top" ls-files | wc -l) files into $dir$src"
+}
+
+build() {
+	"$root_sh" "$suite" ensure
+	copy
+	# the tree of the root's slurmctld, cached in the root
+	run_in --host-net 'scripts/slurm-source.sh >/tmp/slurm-source.log 2>&1 ||
+		{ cat /tmp/slurm-source.log; exit 1; }; tail -n 1 /tmp/slurm-source.log' |
+		tail -n 1 >"$("$root_sh" "$suite" path)/build/slurm-tree"
+	tree=$(cat "$("$root_sh" "$suite" path)/build/slurm-tree")
+	[ -n "$tree" ] || die "no Slurm source tree in the root"
+	log "Slurm tree in the root: $tree"
+	run_in "autoreconf -fi >/tmp/autoreconf.log 2>&1 ||
+		{ cat /tmp/autoreconf.log; exit 1; }
+		./configure --with-slurm-source=$tree >/tmp/configure.log 2>&1 ||
+		{ tail -n 30 /tmp/configure.log; exit 1; }
+		make -j2 >/tmp/make.log 2>&1 || { tail -n 40 /tmp/make.log; exit 1; }
+		echo \"built against Slurm \$(sed -n 's/^#define SLURM_VERSION_STRING \"\\(.*\\)\"\$/\\1/p' $tree/config.h)\""
+}
+
+check() {
+	run_in 'make check >/tmp/check.log 2>&1; rc=$?
+		grep -E "^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):|^# " /tmp/check.log
+		[ $rc -eq 0 ] || tail -n 80 test-suite.log 2>/dev/null ||
+			tail -n 40 /tmp/check.log
+		exit $rc'
+	# the comparison again on a world where 10% of the jobs ask for
+	# several QOS (Slurm 24.11 and later: sbatch --qos=a,b)
+	if "$root_sh" "$suite" run -- slurmctld -V | grep -q ' 2[4-9]\.'; then
+		log "the fake-controller comparison with multi-QOS jobs"
+		run_in 'env top_srcdir=. top_builddir=. COMPARE_MULTIQOS=10 \
+			sh tests/harness/test-compare.sh'
+	fi
+}
+
+cluster() {
+	local t=${1:?cluster needs a test name}
+	[ -f "$top/tests/cluster/$t" ] || die "no tests/cluster/$t"
+	run_in "PRISM_PLUGIN_DIR=$src/src/plugin/.libs bash tests/cluster/$t"
+}
+
+case $what in
+build) build ;;
+check) check ;;
+cluster) cluster "$@" ;;
+suite)
+	build
+	check
+	for t in test-foundation.sh test-multifactor.sh test-moab.sh \
+		test-ge.sh; do
+		cluster "$t"
+	done
+	;;
+*) die "unknown step '$what'" ;;
+esac
