@@ -135,6 +135,49 @@ awk -v tmpout="$tmp/ex/out" '
 	ok "sprio columns add up to each job's priority ($(grep -c '^factors' "$tmp/ex/out") rows)" ||
 	{ ko "sprio columns do not add up"; cat "$tmp/sum.txt"; }
 
+# ---- a job asking for several QOS (Slurm 24.11: sbatch --qos=a,b) -----
+# Each entry of its priority array is computed with that entry's QOS as
+# the QOS credential: it equals the priority of the same job asking for
+# that QOS alone; the job's own priority is that of its first QOS (the
+# highest). Jobs 11-13 are alike but for their QOS.
+slurm_version=$(sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"$/\1/p' \
+	"${SLURM_SOURCE:-/nonexistent}/config.h" 2>/dev/null)
+case $slurm_version in
+2[4-9].*)
+	mq="$tmp/multiqos"
+	conf "$mq" "policy=moab,config=$ex"
+	{
+		cat "$W"
+		echo "job 11 user=nobody part=fast qos=high,normal cpus=1 submit=-30m time_limit=60"
+		echo "job 12 user=nobody part=fast qos=high cpus=1 submit=-30m time_limit=60"
+		echo "job 13 user=nobody part=fast qos=normal cpus=1 submit=-30m time_limit=60"
+	} >"$mq/world"
+	W_saved=$W
+	W="$mq/world"
+	run "$mq" --last-ran $((now - 3600)) || ko "multi-QOS world: harness exited $?"
+	W=$W_saved
+	# entry ENTRY JOB QOS: job JOB's priority (in QOS, for the entries)
+	entry() {
+		sed -n "s/^job $1 part=fast qos=$2 .* priority=\([0-9]*\)$/\1/p" \
+			"$mq/out.raw" | head -n 1
+	}
+	own=$(sed -n 's/^job 11 part=\* .* priority=\([0-9]*\)$/\1/p' \
+		"$mq/out.raw" | head -n 1)
+	e_high=$(entry 11 high) e_normal=$(entry 11 normal)
+	p_high=$(entry 12 high) p_normal=$(entry 13 normal)
+	if [ -n "$e_high" ] && [ -n "$p_normal" ] &&
+		[ "$e_high" = "$p_high" ] && [ "$e_normal" = "$p_normal" ] &&
+		[ "$own" = "$p_high" ] && [ "$e_high" != "$e_normal" ]; then
+		ok "multi-QOS job: entry (fast, high) $e_high = the high job's, (fast, normal) $e_normal = the normal job's, its own $own"
+	else
+		ko "multi-QOS job: entries high '$e_high' normal '$e_normal' own '$own'; alone: high '$p_high' normal '$p_normal'"
+		grep -E '^job 1[123] ' "$mq/out.raw"
+		cat "$mq/err"
+	fi
+	;;
+*) echo "SKIP: multi-QOS jobs need Slurm 24.11 (built for '${slurm_version:-unknown}')" ;;
+esac
+
 # ---- default file: prism.conf next to slurm.conf ----------------------
 conf "$tmp/def" "policy=moab"
 printf 'QUEUETIMEWEIGHT 2\n' >"$tmp/def/prism.conf"
