@@ -180,19 +180,25 @@ static int _put_in_force(const source_t *src)
 	const prism_policy_ops_t *ops = src->ops;
 	prism_policy_inst_t *inst, *old;
 	int rc = SLURM_SUCCESS;
+	char *saved = NULL;
+	size_t saved_len = 0;
 	void *st;
 
-	/* the file was read without policy_lock; the policy checks it so */
+	/* the files are read without policy_lock: the policy's own, then
+	 * its saved usage (adopt takes it up unless it carries usage over) */
 	st = ops->load(src->text, src->len, ops->reads_file ? src->path : NULL);
 	if (!st)
 		return SLURM_ERROR;
+	if (ops->usage_file &&
+	    !prism_state_file_read(ops->usage_file, &saved, &saved_len))
+		saved = NULL;
 	inst = xmalloc(sizeof(*inst));
 	*inst = (prism_policy_inst_t) { .ops = ops, .st = st, .refs = 1 };
 	slurm_mutex_lock(&policy_lock);
 	old = cur;
 	if (ops->adopt)
 		rc = ops->adopt(st, old ? old->ops : NULL, old ? old->st : NULL,
-				time(NULL));
+				saved, saved_len, time(NULL));
 	if (rc == SLURM_SUCCESS) {
 		cur = inst;
 		_unref(old);
@@ -200,6 +206,7 @@ static int _put_in_force(const source_t *src)
 		_unref(inst);
 	}
 	slurm_mutex_unlock(&policy_lock);
+	xfree(saved);
 	return rc;
 }
 

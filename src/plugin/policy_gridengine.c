@@ -84,7 +84,6 @@
 #include "prism_ge_facts.h"
 #include "prism_ge_usage.h"
 #include "prism_idmap.h"
-#include "state_file.h"
 
 #define USAGE_NAME "priority_prism_ge_usage"
 
@@ -95,8 +94,6 @@
 typedef struct {
 	prism_ge_policy_t *pol;
 	prism_ge_usage_t *usage;	/* share-tree usage (adopt) */
-	char *saved;			/* the usage file as read at load */
-	size_t saved_len;
 	prism_idmap_t *users;	/* uid -> USER handle */
 	int *tres_pos;		/* per resource handle: TRES position or -1 */
 	uint32_t tres_cap;
@@ -621,15 +618,14 @@ static void _unload(void *st)
 		return;
 	prism_ge_policy_free(g->pol);
 	prism_ge_usage_free(g->usage);
-	xfree(g->saved);
 	prism_idmap_free(g->users);
 	xfree(g->tres_pos);
 	xfree(g->amount);
 	xfree(g);
 }
 
-/* Read and parse the file 'path', log its notices (ignored parameters);
- * the saved usage is read too (adopt decides whether it is used). */
+/* Parse the file 'path' (its 'len' bytes in 'text'), log its notices
+ * (ignored parameters). */
 static void *_load(const char *text, size_t len, const char *path)
 {
 	prism_error_t err = { "" };
@@ -645,23 +641,21 @@ static void *_load(const char *text, size_t len, const char *path)
 		info("%s: %s", PRISM_PLUGIN_TYPE,
 		     prism_ge_policy_notice(g->pol, i));
 	g->users = prism_idmap_create();
-	if (!prism_state_file_read(USAGE_NAME, &g->saved, &g->saved_len))
-		g->saved = NULL;
 	return g;
 }
 
 /*
- * The share-tree usage saved in StateSaveLocation (read at load), or a
- * fresh one at 'now' (a damaged file is reported). NULL only when out of
- * memory.
+ * The share-tree usage saved in StateSaveLocation ('saved', 'len' bytes;
+ * NULL: none), or a fresh one at 'now' (a damaged file is reported).
+ * NULL only when out of memory.
  */
-static prism_ge_usage_t *_usage_saved(ge_t *g, time_t now)
+static prism_ge_usage_t *_usage_saved(const char *saved, size_t len,
+				       time_t now)
 {
 	prism_ge_usage_t *u = NULL;
 	prism_error_t err = { "" };
 
-	if (g->saved &&
-	    prism_ge_usage_parse(g->saved, g->saved_len, &u, &err)) {
+	if (saved && prism_ge_usage_parse(saved, len, &u, &err)) {
 		error("%s: %s/%s is damaged (%s); Grid Engine share-tree usage starts afresh",
 		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
 		      USAGE_NAME, err.text);
@@ -675,7 +669,7 @@ static prism_ge_usage_t *_usage_saved(ge_t *g, time_t now)
 
 /* The usage of a Grid Engine policy in force goes on with the new one. */
 static int _adopt(void *st, const prism_policy_ops_t *prev_ops, void *prev,
-		  time_t now)
+		  const char *saved, size_t saved_len, time_t now)
 {
 	ge_t *g = st, *old = (prev_ops == &prism_gridengine_ops) ? prev : NULL;
 
@@ -683,9 +677,8 @@ static int _adopt(void *st, const prism_policy_ops_t *prev_ops, void *prev,
 		g->usage = old->usage;
 		old->usage = NULL;
 	} else {
-		g->usage = _usage_saved(g, now);
+		g->usage = _usage_saved(saved, saved_len, now);
 	}
-	xfree(g->saved);
 	return g->usage ? SLURM_SUCCESS : SLURM_ERROR;
 }
 

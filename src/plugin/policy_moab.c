@@ -25,7 +25,6 @@
 #include "prism_idmap.h"
 #include "prism_moab.h"
 #include "prism_moab_facts.h"
-#include "state_file.h"
 
 #define USAGE_NAME "priority_prism_moab_usage"
 
@@ -36,8 +35,6 @@ typedef struct {
 	prism_moab_users_t *users;	/* per-user active jobs, last walk */
 	prism_idmap_t *uid_handles;	/* uid -> USER handle */
 	prism_idmap_t *gid_handles;	/* gid -> GROUP handle */
-	char *saved;			/* the usage file as read at load */
-	size_t saved_len;
 } moab_t;
 
 static uint32_t _user(moab_t *m, uid_t uid)
@@ -341,12 +338,10 @@ static void _unload(void *st)
 	prism_moab_users_free(m->users);
 	prism_idmap_free(m->uid_handles);
 	prism_idmap_free(m->gid_handles);
-	xfree(m->saved);
 	xfree(m);
 }
 
-/* Read and parse the file 'path'; the saved usage is read too (adopt
- * decides whether it is used). */
+/* Parse the file 'path' (its 'len' bytes in 'text'), log its notices. */
 static void *_load(const char *text, size_t len, const char *path)
 {
 	prism_error_t err = { "" };
@@ -362,22 +357,21 @@ static void *_load(const char *text, size_t len, const char *path)
 	m->users = prism_moab_users_create();
 	m->uid_handles = prism_idmap_create();
 	m->gid_handles = prism_idmap_create();
-	if (!prism_state_file_read(USAGE_NAME, &m->saved, &m->saved_len))
-		m->saved = NULL;
 	return m;
 }
 
 /*
- * The usage saved in StateSaveLocation (read at load) for 'm', or a
- * fresh one (a damaged file is reported). NULL only when out of memory.
+ * The usage saved in StateSaveLocation ('saved', 'len' bytes; NULL: none)
+ * for 'm', or a fresh one (a damaged file is reported). NULL only when
+ * out of memory.
  */
-static prism_moab_usage_t *_usage_saved(moab_t *m, time_t now)
+static prism_moab_usage_t *_usage_saved(moab_t *m, const char *saved,
+					size_t len, time_t now)
 {
 	prism_moab_usage_t *u = NULL;
 	prism_error_t err = { "" };
 
-	if (m->saved &&
-	    prism_moab_usage_parse(m->saved, m->saved_len, m->pol, &u, &err)) {
+	if (saved && prism_moab_usage_parse(saved, len, m->pol, &u, &err)) {
 		error("%s: %s/%s is damaged (%s); Moab fair-share usage starts afresh",
 		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
 		      USAGE_NAME, err.text);
@@ -411,15 +405,14 @@ static prism_moab_usage_t *_usage_carry(const prism_moab_usage_t *old,
 }
 
 static int _adopt(void *st, const prism_policy_ops_t *prev_ops, void *prev,
-		  time_t now)
+		  const char *saved, size_t saved_len, time_t now)
 {
 	moab_t *m = st, *old = (prev_ops == &prism_moab_ops) ? prev : NULL;
 
 	if (old && old->usage)
 		m->usage = _usage_carry(old->usage, m, now);
 	else
-		m->usage = _usage_saved(m, now);
-	xfree(m->saved);
+		m->usage = _usage_saved(m, saved, saved_len, now);
 	if (!m->usage)
 		return SLURM_ERROR;
 	/* the per-user totals stay until the next pass counts again */

@@ -40,9 +40,8 @@ typedef struct prism_policy_ops {
 
 	/*
 	 * Check the policy file 'path' whose 'len' bytes the dispatcher
-	 * read into 'text' (NULL and 0 unless reads_file), read whatever the
-	 * policy keeps in StateSaveLocation, log the file's notices; no lock
-	 * held. Returns the new state, or NULL with the reason (naming the
+	 * read into 'text' (NULL and 0 unless reads_file), log the file's
+	 * notices; no lock held. Returns the new state, or NULL with the reason (naming the
 	 * file and line) logged. MUST be set.
 	 */
 	void *(*load)(const char *text, size_t len, const char *path);
@@ -50,11 +49,14 @@ typedef struct prism_policy_ops {
 	/*
 	 * With policy_lock held, just before 'st' is put in force: carry
 	 * over what 'prev' (the state in force, of 'prev_ops', or NULL)
-	 * owns that must survive (usage); memory only. Returns
-	 * SLURM_SUCCESS, or SLURM_ERROR (logged) and nothing changes. MAY.
+	 * owns that must survive (usage), or else take up 'saved', the
+	 * 'saved_len' bytes of StateSaveLocation/usage_file the dispatcher
+	 * read (NULL: none); memory only. Returns SLURM_SUCCESS, or
+	 * SLURM_ERROR (logged) and nothing changes. MAY.
 	 */
 	int (*adopt)(void *st, const struct prism_policy_ops *prev_ops,
-		     void *prev, time_t now);
+		     void *prev, const char *saved, size_t saved_len,
+		     time_t now);
 
 	/* Free 'st' (policy_lock held, memory only). MUST be set. */
 	void (*unload)(void *st);
