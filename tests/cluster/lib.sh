@@ -362,8 +362,12 @@ start_slurmctld() {
     wait_for_daemon "$timeout" "slurmctld" "$dir" slurmctld ctld_up
 }
 
-# ctld_priority_type -- PriorityType the running slurmctld reports.
+# ctld_priority_type -- PriorityType the running slurmctld reports. (awk
+# reads to the end: an awk that quits early leaves scontrol writing into a
+# closed pipe, and under pipefail the caller's `set -e` would end the
+# script without a word.)
 ctld_priority_type() {
     scontrol show config 2>/dev/null |
-        awk -F' = ' '$1 ~ /^PriorityType[[:space:]]*$/ {print $2; exit}'
+        awk -F' = ' '$1 ~ /^PriorityType[[:space:]]*$/ && !found {
+            print $2; found = 1 }'
 }

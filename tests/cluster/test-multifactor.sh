@@ -431,8 +431,8 @@ wait_for 30 "job $E2 pending with $E_REASON_WANT" e2_held || true
 E2_BEFORE=$(squeue -h -j "$E2" -o '%T %r')
 E_RUNMINS=$(scontrol show assoc_mgr users=bin flags=assoc 2>/dev/null |
     awk '/^ClusterName=/ { mine = / UserName=bin\(/ }
-         mine && match($0, /GrpTRESRunMins=cpu=[^,]*/) {
-             print substr($0, RSTART, RLENGTH); exit }')
+         mine && !found && match($0, /GrpTRESRunMins=cpu=[^,]*/) {
+             print substr($0, RSTART, RLENGTH); found = 1 }')
 log "job $E1: $E1_STATE; job $E2: $E2_BEFORE; bin $E_RUNMINS"
 # Keep the second job pending a little (it must not start on its own).
 sleep_polling 5
