@@ -3,10 +3,14 @@
 # tests against another Debian's Slurm (e.g. trixie's Slurm 24.11), and a
 # way to run commands in it, isolated, with nothing left behind.
 #
-# Usage: scripts/debian-root.sh SUITE ensure
-#        scripts/debian-root.sh SUITE run [--host-net] [--bind HOST:INROOT]... -- CMD [ARGS...]
-#        scripts/debian-root.sh SUITE path
+# Usage: scripts/debian-root.sh ROOT ensure
+#        scripts/debian-root.sh ROOT run [--host-net] [--overlay DIR] [--bind HOST:INROOT]... -- CMD [ARGS...]
+#        scripts/debian-root.sh ROOT path
 #        scripts/debian-root.sh -h
+#
+# ROOT    SUITE (e.g. trixie): the root with the packages the tests need;
+#         SUITE-clean: minbase and nothing else (where a package is
+#         installed as on a new machine; use it through --overlay)
 #
 # ensure  create the root (debootstrap --variant=minbase SUITE DIR MIRROR,
 #         MIRROR = the URI of the machine's own main Debian entry), write
@@ -25,6 +29,10 @@
 #         --host-net          share the host's network instead (to fetch from
 #                             the archive, e.g. scripts/slurm-source.sh);
 #                             daemons then see the host's ports
+#         --overlay DIR       run in an overlay of the root: changes go to
+#                             DIR (made if missing; reused by later runs
+#                             with the same DIR), the cached root stays as
+#                             it is. The caller removes DIR.
 #         The environment is cleared except TERM and PRISM_* variables.
 # path    print the root's directory
 #
@@ -62,6 +70,7 @@ packages=(
 	# tools
 	iproute2 procps python3 curl gpgv lz4 ca-certificates
 )
+# A SUITE-clean root gets none of them: it is a new machine.
 
 # ---------------------------------------------------------------- helpers
 
@@ -165,7 +174,7 @@ mounts_under() {
 lock_root() { # lock_root -s|-x: take (or convert to) the root's lock on fd 9
 	mkdir -p "$base"
 	if [ -z "${lock_open:-}" ]; then
-		exec 9>"$base/.$suite.lock"
+		exec 9>"$base/.$name.lock"
 		lock_open=1
 	fi
 	if ! flock -n "$1" 9; then
@@ -231,6 +240,7 @@ cmd_ensure() {
 	marker="$root/.prism-root-ready"
 	# shellcheck disable=SC2206  # a space-separated list on purpose
 	extra=(${PRISM_ROOT_EXTRA_PACKAGES:-})
+	[ -z "$clean" ] || packages=()
 	want=$(printf '%s\n' "$suite" "${packages[@]}" "${extra[@]}")
 	# a shared lock to look (runs hold one too), an exclusive one to build
 	lock_root -s
@@ -272,8 +282,10 @@ cmd_ensure() {
 	fi
 
 	write_root_config
-	timed packages install_packages "${packages[@]}" "${extra[@]}" ||
-		die "installing packages in $root failed"
+	if [ $((${#packages[@]} + ${#extra[@]})) -gt 0 ]; then
+		timed packages install_packages "${packages[@]}" "${extra[@]}" ||
+			die "installing packages in $root failed"
+	fi
 	printf '%s\n' "$want" >"$marker"
 	log "ready: $root ($((SECONDS - t0)) s; $(du -sh --one-file-system "$root" | cut -f 1))"
 }
@@ -288,7 +300,7 @@ enter_exec() {
 	shift
 	local ns=(--mount --propagation private --uts --ipc)
 	[ "$net" = host ] || ns+=(--net)
-	exec unshare "${ns[@]}" -- bash "$self" __supervise "$suite" "$net" "$@"
+	exec unshare "${ns[@]}" -- bash "$self" __supervise "$name" "$net" "$@"
 }
 enter() { (enter_exec "$@"); }
 
@@ -307,10 +319,11 @@ in_root_path() {
 supervise() {
 	local net=$1
 	shift
-	local binds=() mounted=() pid1='' rc=0 signals=0 b src dst
+	local binds=() mounted=() pid1='' rc=0 signals=0 b src dst overlay=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--bind) binds+=("$2"); shift 2 ;;
+		--overlay) overlay=$2; shift 2 ;;
 		--) shift; break ;;
 		*) die "internal: unexpected $1" ;;
 		esac
@@ -344,6 +357,14 @@ supervise() {
 	trap 'on_signal TERM 15' TERM
 	trap 'on_signal HUP 1' HUP
 
+	if [ -n "$overlay" ]; then
+		mkdir -p "$overlay/upper" "$overlay/work" "$overlay/merged"
+		mount -t overlay overlay -o "lowerdir=$root,upperdir=$overlay/upper,workdir=$overlay/work" \
+			"$overlay/merged"
+		mounted+=("$overlay/merged")
+		root=$overlay/merged
+		export _prism_overlay_root=$root	# for __init
+	fi
 	if [ "$net" != host ]; then
 		# Slurm 24.11 daemons fail to bind when lo has only 127.0.0.1
 		ip link set lo up
@@ -383,7 +404,7 @@ supervise() {
 	# and PID 1 could then not pass on an INT.
 	setsid env --default-signal=INT,QUIT setpriv --pdeathsig KILL \
 		unshare --pid --fork --kill-child --mount-proc="$root/proc" \
-		-- bash "$self" __init "$suite" -- "$@" <&3 3<&- &
+		-- bash "$self" __init "$name" -- "$@" <&3 3<&- &
 	local upid=$!
 	exec 3<&-
 	# PID 1 is unshare's child; signals go to it (unshare blocks them)
@@ -436,9 +457,15 @@ init() {
 }
 
 cmd_run() {
-	local net=own binds=()
+	local net=own binds=() overlay=()
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--overlay)
+			[ $# -ge 2 ] || die "--overlay needs a directory"
+			mkdir -p -- "$2" || die "--overlay $2: cannot make it"
+			overlay=(--overlay "$(cd -- "$2" && pwd)")
+			shift 2
+			;;
 		--bind)
 			[ $# -ge 2 ] || die "--bind needs HOST:INROOT"
 			case $2 in
@@ -455,14 +482,25 @@ cmd_run() {
 		*) die "run: unexpected '$1' (the command goes after --)" ;;
 		esac
 	done
-	[ $# -gt 0 ] || die "run: no command (usage: $prog $suite run [--bind H:R]... -- CMD...)"
+	[ $# -gt 0 ] || die "run: no command (usage: $prog $name run [--bind H:R]... -- CMD...)"
 	[ "$(id -u)" -eq 0 ] || die "run needs root"
-	[ -f "$root/.prism-root-ready" ] || die "$root is not ready: run '$prog $suite ensure' first"
+	[ -f "$root/.prism-root-ready" ] || die "$root is not ready: run '$prog $name ensure' first"
 	lock_root -s
-	enter_exec "$net" ${binds[@]+"${binds[@]}"} -- "$@"
+	enter_exec "$net" ${overlay[@]+"${overlay[@]}"} \
+		${binds[@]+"${binds[@]}"} -- "$@"
 }
 
 # ---------------------------------------------------------------- main
+
+# set_root NAME: name (the root's), suite (Debian's), clean, base, root
+set_root() {
+	name=$1
+	suite=${name%-clean}
+	clean=
+	[ "$suite" = "$name" ] || clean=1
+	base=${PRISM_ROOT_CACHE:-/var/cache/prism/roots}
+	root=$base/$name
+}
 
 main() {
 	local mode cmd
@@ -470,20 +508,20 @@ main() {
 	-h | --help | help) usage; exit 0 ;;
 	"") usage >&2; exit 2 ;;
 	__supervise | __init)
-		mode=$1 suite=$2
+		mode=$1
+		set_root "$2"
 		shift 2
-		base=${PRISM_ROOT_CACHE:-/var/cache/prism/roots}
-		root=$base/$suite
+		if [ "$mode" = __init ] && [ -n "${_prism_overlay_root:-}" ]; then
+			root=$_prism_overlay_root
+		fi
 		if [ "$mode" = __supervise ]; then supervise "$@"; else init "$@"; fi
 		exit
 		;;
 	esac
-	suite=$1
-	case $suite in
-	*/* | .* | -*) die "bad suite name '$suite'" ;;
+	case $1 in
+	*/* | .* | -*) die "bad root name '$1'" ;;
 	esac
-	base=${PRISM_ROOT_CACHE:-/var/cache/prism/roots}
-	root=$base/$suite
+	set_root "$1"
 	[ $# -ge 2 ] || { usage >&2; exit 2; }
 	cmd=$2
 	shift 2

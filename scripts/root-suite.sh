@@ -6,6 +6,7 @@
 # Usage: scripts/root-suite.sh SUITE build          (run as root)
 #        scripts/root-suite.sh SUITE check
 #        scripts/root-suite.sh SUITE cluster TEST.sh
+#        scripts/root-suite.sh SUITE package OUTDIR
 #        scripts/root-suite.sh SUITE suite          the three, in order
 #
 # build    make the root (cached), copy the repository's files (git
@@ -18,6 +19,9 @@
 #          and from Slurm 24.11 on the comparison again with multi-QOS jobs
 # cluster  one tests/cluster/TEST.sh against that Slurm's daemons, in the
 #          root's own network namespace
+# package  the Debian package for that Slurm (scripts/package.sh, without
+#          make check: check ran it), copied to OUTDIR on the host; the last
+#          line printed is its path
 #
 # Env:   PRISM_ROOT_CACHE  (debian-root.sh) where the roots are kept
 set -euo pipefail
@@ -94,8 +98,22 @@ cluster() {
 	run_in "PRISM_PLUGIN_DIR=$src/src/plugin/.libs bash tests/cluster/$t"
 }
 
+package() {
+	local out=${1:?package needs an output directory} dir deb
+	dir=$("$root_sh" "$suite" path)
+	rm -rf "$dir/build/packages"
+	run_in "env DEB_BUILD_OPTIONS=nocheck scripts/package.sh \
+		--tree \$(cat /build/slurm-tree) /build/packages"
+	deb=$(find "$dir/build/packages" -name 'prism-slurm_*.deb' | head -n 1)
+	[ -n "$deb" ] || die "no package was built in the root"
+	mkdir -p "$out"
+	cp "$deb" "$out/"
+	printf '%s\n' "$out/$(basename "$deb")"
+}
+
 case $what in
 build) build ;;
+package) package "$@" ;;
 check) check ;;
 cluster) cluster "$@" ;;
 suite)

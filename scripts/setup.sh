@@ -3,6 +3,8 @@
 # source tree, and build Prism. Each step is skipped when already done.
 #
 # Usage: scripts/setup.sh            (run as root)
+#        scripts/setup.sh --no-build install and fetch only; print the
+#                                    Slurm source tree's path last
 # Env:   PRISM_SLURM_CACHE  where the Slurm source tree is cached
 #        (default /var/cache/prism/slurm-source)
 set -euo pipefail
@@ -26,6 +28,8 @@ packages=(
 	valgrind
 	# the manual pages (tests/check-man.sh renders them with man)
 	man-db groff-base
+	# the Debian package (scripts/package.sh)
+	debhelper lintian
 )
 
 install_packages() {
@@ -62,8 +66,16 @@ build() {
 	make -j"$(nproc)" >&2
 }
 
+case ${1:-} in
+"" | --no-build) ;;
+*) die "usage: $0 [--no-build]" ;;
+esac
 install_packages
 tree=$("$top/scripts/slurm-source.sh" | tail -n 1)
 [ -n "$tree" ] || die "no Slurm source tree"
+if [ "${1:-}" = --no-build ]; then
+	printf '%s\n' "$tree"
+	exit 0
+fi
 build "$tree"
 log "built: $top/src/plugin/.libs/priority_prism.so"

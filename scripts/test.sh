@@ -7,7 +7,10 @@
 # tests of the drop-in and both policies against the other supported
 # Slurm, in a cached Debian root (scripts/root-suite.sh): Slurm 24.11 in
 # Debian 13 on a Debian 12 host, Slurm 22.05 in Debian 12 on a Debian 13
-# host. Each step prints how long it took.
+# host. Then the Debian packages for both Slurm releases
+# (scripts/package.sh; lintian-clean), each installed with apt-get into a
+# clean root of its Debian release and checked there
+# (tests/package/test-install.sh). Each step prints how long it took.
 #
 # Usage: scripts/test.sh             (run as root)
 # Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
@@ -19,6 +22,9 @@
 #        PRISM_SKIP_ROOT=1           skip the other Slurm's suite (root)
 #        PRISM_ROOT_SUITE=SUITE      the root's Debian suite (default: the
 #                                    other one of bookworm and trixie)
+#        PRISM_SKIP_PACKAGE=1        skip building and installing the
+#                                    Debian packages
+# The packages are left in ./packages.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,11 +111,28 @@ if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 			PRISM_PLUGIN_DIR="$top/src/plugin/.libs" bash "$t"
 	done
 fi
+# the Debian package for the host's Slurm (make check ran above)
+pkgdir=$top/packages
+host_deb=
+if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
+	rm -f "$pkgdir"/prism-slurm_*.deb
+	step "Debian package for this machine's Slurm (dpkg-buildpackage, lintian)" \
+		env DEB_BUILD_OPTIONS=nocheck scripts/package.sh "$pkgdir"
+	host_deb=$(find "$pkgdir" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
+fi
 suite=$(root_suite)
+root_deb=
 if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 	rs=(scripts/root-suite.sh "$suite")
 	if step "$suite root: build against its Slurm" "${rs[@]}" build; then
 		step "$suite root: make check" "${rs[@]}" check
+		if [ -z "${PRISM_SKIP_PACKAGE:-}" ] &&
+			step "$suite root: Debian package for its Slurm" \
+				"${rs[@]}" package "$pkgdir/$suite"; then
+			root_deb=$(find "$pkgdir/$suite" -name 'prism-slurm_*.deb' | head -n 1)
+			mv "$root_deb" "$pkgdir/" && rmdir "$pkgdir/$suite"
+			root_deb=$pkgdir/$(basename "$root_deb")
+		fi
 		if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 			for t in test-foundation.sh test-multifactor.sh \
 				test-moab.sh test-ge.sh; do
@@ -117,6 +140,20 @@ if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 			done
 		fi
 	fi
+fi
+# each package installed on a clean machine of its release, the other
+# one refused there
+if [ -n "$host_deb" ]; then
+	# shellcheck disable=SC1091
+	host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	step "package installed in a clean $host_suite root" \
+		tests/package/test-install.sh "$host_suite" "$host_deb" \
+		${root_deb:+"$root_deb"}
+fi
+if [ -n "$root_deb" ]; then
+	step "package installed in a clean $suite root" \
+		tests/package/test-install.sh "$suite" "$root_deb" \
+		${host_deb:+"$host_deb"}
 fi
 printf '\ntotal: %d s\n' "$SECONDS"
 

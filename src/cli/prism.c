@@ -140,7 +140,10 @@ int main(int argc, char **argv)
 		if (argc > 2)
 			return cli_usage_error("unexpected argument '%s'",
 					    argv[2]);
-		printf("prism %s\n", PRISM_VERSION);
+		printf("prism %s (built for Slurm %u.%02u.%u)\n", PRISM_VERSION,
+		       SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+		       SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+		       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 		return CLI_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

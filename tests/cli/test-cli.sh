@@ -62,7 +62,12 @@ version=$(sed -n 's/^AC_INIT(\[prism\], \[\([^]]*\)\].*/\1/p' \
 	"$top_srcdir/configure.ac")
 run --version
 expect 0 "--version"
-has "$tmp/out" "prism $version" "--version prints the configured version"
+slurm_hdr=$(sed -n 's/^#define SLURM_VERSION_NUMBER 0x\([0-9a-f]*\)$/\1/p' \
+	/usr/include/slurm/slurm_version.h)
+slurm_ver=$(printf '%d.%02d.%d' "0x${slurm_hdr:0:2}" "0x${slurm_hdr:2:2}" \
+	"0x${slurm_hdr:4:2}")
+has "$tmp/out" "prism $version (built for Slurm $slurm_ver)" \
+	"--version prints the configured version and the Slurm it was built for"
 for a in --help -h help "check --help" "explain -h"; do
 	run $a
 	if [ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&

@@ -31,7 +31,8 @@ static void _teardown(void)
 	char cmd[128];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void) system(cmd);
+	if (system(cmd) != 0)
+		fprintf(stderr, "test_file: could not remove %s\n", dir);
 	strcpy(dir, "/tmp/prism-test-file-XXXXXX");
 }
 

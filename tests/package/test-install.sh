@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# test-install.sh: install Prism's Debian package on a new machine of its
+# Debian release, the way an administrator would, and check it.
+#
+# Usage: tests/package/test-install.sh SUITE DEB [OTHER_DEB]   (as root)
+#
+# In an overlay of the cached SUITE-clean root (debootstrap minbase and
+# nothing else: scripts/debian-root.sh; the cached root stays clean):
+#  (a) the package has no maintainer scripts: installing it changes
+#      nothing that runs, removing or purging it touches no file of the
+#      site's;
+#  (b) apt-get install ./DEB pulls in the Slurm it was built for from the
+#      archive; /etc/slurm is the same before and after;
+#  (c) OTHER_DEB (the package built for the other Slurm) is refused beside
+#      this Slurm, and apt removes Prism rather than upgrade slurmctld to a
+#      release the plugin cannot load into (a local slurmctld package of
+#      the next micro release, simulated);
+#  then, in the root's own network namespace (tests/package/in-root.sh):
+#  (d) slurmctld starts with PriorityType=priority/prism from the installed
+#      files alone (no PluginDir), a pending job has a priority in sprio,
+#      `prism --version` names the controller's Slurm release, `man prism`
+#      and `man priority_prism` render;
+#  (e) after apt-get remove, slurmctld starts with priority/multifactor on
+#      the same StateSaveLocation; after purge every file there is still
+#      there.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+root_sh=$top/scripts/debian-root.sh
+log() { printf 'test-install: %s\n' "$*" >&2; }
+die() { printf 'test-install: error: %s\n' "$*" >&2; exit 1; }
+
+[ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 SUITE DEB [OTHER_DEB]"
+suite=$1
+deb=$(readlink -e -- "$2") || die "no such file: $2"
+other=
+[ $# -lt 3 ] || other=$(readlink -e -- "$3") || die "no such file: $3"
+
+fails=0
+check() { # check NAME STATUS [DETAIL]
+	if [ "$2" -eq 0 ]; then
+		echo "PASS: $1"
+	else
+		echo "FAIL: $1${3:+ ($3)}"
+		fails=$((fails + 1))
+	fi
+}
+
+"$root_sh" "$suite-clean" ensure || die "no clean $suite root"
+work=$(mktemp -d)
+trap 'rm -rf --one-file-system "$work"' EXIT
+mkdir -p "$work/pkg" "$work/overlay"
+cp "$deb" "$work/pkg/"
+[ -z "$other" ] || cp "$other" "$work/pkg/other.deb"
+# downloaded packages are kept between runs
+archives=/var/cache/prism/apt-archives/$suite
+mkdir -p "$archives/partial"
+
+in_root() { # in_root [--host-net] -- CMD...: in the overlay
+	local net=()
+	if [ "$1" = --host-net ]; then net=(--host-net); shift; fi
+	"$root_sh" "$suite-clean" run "${net[@]}" --overlay "$work/overlay" \
+		--bind "$work/pkg:/pkg" --bind "$here:/prism-test" \
+		--bind "$archives:/var/cache/apt/archives" "$@"
+}
+
+# (a) no maintainer scripts
+scripts=$(dpkg-deb -I "$deb" | awk '$NF ~ /^(pre|post)(inst|rm)$/ || $0 ~ / (pre|post)(inst|rm)$/')
+check "(a) the package has no maintainer scripts" "$([ -z "$scripts" ]; echo $?)" "$scripts"
+
+# (b) install as an administrator would
+in_root --host-net -- bash /prism-test/in-root.sh install \
+	"/pkg/$(basename "$deb")" ${other:+/pkg/other.deb}
+rc=$?
+[ "$rc" -eq 0 ] || fails=$((fails + rc))
+
+# (d), (e) in the root's own network namespace
+in_root -- bash /prism-test/in-root.sh run
+rc=$?
+[ "$rc" -eq 0 ] || fails=$((fails + rc))
+
+[ "$fails" -eq 0 ] && echo "test-install $suite: all passed" ||
+	echo "test-install $suite: $fails failed"
+[ "$fails" -eq 0 ]
