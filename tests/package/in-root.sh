@@ -184,6 +184,8 @@ cmd_run() {
 
 	DEBIAN_FRONTEND=noninteractive apt-get -q -y remove prism-slurm >/tmp/apt-remove.log 2>&1
 	check "(e) apt-get remove prism-slurm" $?
+	check "(e) ... warns that slurm.conf still names priority/prism" \
+		"$(ok grep -F 'prism-slurm: warning: /etc/slurm/slurm.conf sets PriorityType=priority/prism' /tmp/apt-remove.log)"
 	sed -i 's|^PriorityType=.*|PriorityType=priority/multifactor|' "$conf"
 	ctld_start; check "(e) after removal slurmctld starts with priority/multifactor on the same state" $?
 	check "(e) ... and still has the pending job" \

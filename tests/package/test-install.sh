@@ -6,9 +6,9 @@
 #
 # In an overlay of the cached SUITE-clean root (debootstrap minbase and
 # nothing else: scripts/debian-root.sh; the cached root stays clean):
-#  (a) the package has no maintainer scripts: installing it changes
-#      nothing that runs, removing or purging it touches no file of the
-#      site's;
+#  (a) the package's only maintainer script is a prerm that warns:
+#      installing it changes nothing that runs, removing or purging it
+#      touches no file of the site's;
 #  (b) apt-get install ./DEB pulls in the Slurm it was built for from the
 #      archive; /etc/slurm is the same before and after;
 #  (c) OTHER_DEB (the package built for the other Slurm) is refused beside
@@ -65,9 +65,15 @@ in_root() { # in_root [--host-net] -- CMD...: in the overlay
 		--bind "$archives:/var/cache/apt/archives" "$@"
 }
 
-# (a) no maintainer scripts
-scripts=$(dpkg-deb -I "$deb" | awk '$NF ~ /^(pre|post)(inst|rm)$/ || $0 ~ / (pre|post)(inst|rm)$/')
-check "(a) the package has no maintainer scripts" "$([ -z "$scripts" ]; echo $?)" "$scripts"
+# (a) no maintainer script but the prerm's warning
+mkdir "$work/control"
+dpkg-deb -e "$deb" "$work/control"
+scripts=$(cd "$work/control" && ls -d preinst postinst postrm config 2>/dev/null | tr '\n' ' ')
+check "(a) no preinst, postinst, postrm or config script" \
+	"$([ -z "$scripts" ]; echo $?)" "$scripts"
+check "(a) the prerm only warns (no command but grep and echo)" \
+	"$(grep -Ev '^[[:space:]]*(#|$|set -e$|case |remove\)|;;|esac|exit 0|conf=|if \[|then|fi$|echo |"set priority|grep -Eiq)' \
+		"$work/control/prerm" | grep -q .; [ $? -ne 0 ]; echo $?)"
 
 # (b) install as an administrator would
 in_root --host-net -- bash /prism-test/in-root.sh install \
