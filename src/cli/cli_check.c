@@ -1,7 +1,7 @@
 /*****************************************************************************\
  *  cli_check.c - `prism check` (a policy file as slurmctld would read it,
- *  found through slurm.conf's PriorityParameters or named directly) and
- *  `prism convert` (a whole moab.cfg into a Prism policy file).
+ *  found through slurm.conf's PriorityParameters or named directly);
+ *  `prism convert` is in cli_convert.c.
  *
  *  slurm.conf is scanned here for two keys only, not parsed with Slurm's
  *  own slurm_conf_init(), which needs a complete and valid configuration
@@ -267,6 +267,7 @@ extern int cli_check_moab(const char *path)
 		return CLI_ERROR;
 	}
 	cli_moab_notices(pol, path, stdout);
+	cli_moab_summary(pol, stdout);
 	printf("%s: OK (policy=moab)\n", path);
 	prism_moab_policy_free(pol);
 	return CLI_OK;
@@ -283,6 +284,7 @@ extern int cli_check_gridengine(const char *path)
 	}
 	for (size_t i = 0; i < prism_ge_policy_notice_count(pol); i++)
 		printf("%s\n", prism_ge_policy_notice(pol, i));
+	cli_ge_summary(pol, stdout);
 	printf("%s: OK (policy=gridengine)\n", path);
 	prism_ge_policy_free(pol);
 	return CLI_OK;
@@ -404,120 +406,4 @@ extern int cli_check(int argc, char **argv)
 		return CLI_ERROR;
 	}
 	return _check_file(params.policy, file ? file : path);
-}
-
-/* ---- convert ---------------------------------------------------------- */
-
-static void _convert_header(const char *path, FILE *out)
-{
-	fprintf(out,
-		"# Prism policy file (PriorityParameters=policy=moab), made by\n"
-		"#     prism convert %s\n"
-		"# The priority parameters of that file are kept as they were;\n"
-		"# every other parameter is commented out where it stood, as\n"
-		"# \"# ignored (not about priority): ...\" (Slurm's own settings\n"
-		"# cover resource managers, nodes, limits and logging).\n"
-		"#\n"
-		"# To use it: save it, for example as /etc/slurm/prism.conf, check\n"
-		"# it with `prism check /etc/slurm/prism.conf`, and set in slurm.conf\n"
-		"#     PriorityType=priority/prism\n"
-		"#     PriorityParameters=policy=moab,config=/etc/slurm/prism.conf\n"
-		"# (without config= Prism reads prism.conf next to slurm.conf).\n"
-		"# slurmctld reads it at start and on `scontrol reconfigure`.\n"
-		"\n",
-		path);
-}
-
-/*
- * Write the converted 'text' of 'len' bytes (already parsed whole, so
- * every line is good) to 'out'. Returns 0, or CLI_ERROR after printing
- * the error of a line.
- */
-static int _convert_lines(const char *path, const char *text, size_t len,
-			  FILE *out, unsigned *kept, unsigned *ignored)
-{
-	char line[PRISM_MOAB_LINE_MAX + 1];
-	prism_error_t err = { "" };
-	unsigned lineno = 0;
-	size_t pos = 0;
-
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t) (nl - (text + pos)) : len - pos;
-		prism_moab_line_t kind;
-
-		lineno++;
-		if (n > PRISM_MOAB_LINE_MAX) {
-			fprintf(stderr, "%s:%u: line is longer than %d bytes\n",
-				path, lineno, PRISM_MOAB_LINE_MAX);
-			return CLI_ERROR;
-		}
-		memcpy(line, text + pos, n);
-		line[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		if (prism_moab_conf_line(line, path, lineno, &kind, &err)) {
-			fprintf(stderr, "%s\n", err.text);
-			return CLI_ERROR;
-		}
-		switch (kind) {
-		case PRISM_MOAB_LINE_BLANK:
-			fprintf(out, "%s\n", line);
-			break;
-		case PRISM_MOAB_LINE_MIXED:
-			fprintf(out, "# note: only the priority attributes of the next line count; Prism ignores the others\n");
-			/* fall through */
-		case PRISM_MOAB_LINE_PRIORITY:
-			fprintf(out, "%s\n", line);
-			(*kept)++;
-			break;
-		case PRISM_MOAB_LINE_IGNORED:
-			fprintf(out, "# ignored (not about priority): %s\n",
-				line);
-			(*ignored)++;
-			break;
-		}
-	}
-	return CLI_OK;
-}
-
-extern int cli_convert(int argc, char **argv)
-{
-	prism_moab_policy_t *pol = NULL;
-	prism_error_t err = { "" };
-	unsigned kept = 0, ignored = 0;
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (argc < 2)
-		return cli_usage_error("convert: missing MOAB.CFG");
-	if (argc > 2)
-		return cli_usage_error("convert: unexpected argument '%s'",
-				       argv[2]);
-	if (argv[1][0] == '-' && argv[1][1])
-		return cli_usage_error("convert: unknown option '%s'",
-				       argv[1]);
-	/* the whole file first: its errors, with file and line, before any
-	 * output, and the checks that span lines */
-	if (prism_file_read(argv[1], &text, &len, &err) ||
-	    prism_moab_conf_parse(text, len, argv[1], &pol, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		free(text);
-		return CLI_ERROR;
-	}
-	prism_moab_policy_free(pol);
-	_convert_header(argv[1], stdout);
-	rc = _convert_lines(argv[1], text, len, stdout, &kept, &ignored);
-	free(text);
-	if (rc)
-		return rc;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "prism: convert: cannot write the output: %s\n",
-			strerror(errno));
-		return CLI_ERROR;
-	}
-	fprintf(stderr, "%s: %u priority line%s kept, %u other line%s commented out\n",
-		argv[1], kept, kept == 1 ? "" : "s", ignored,
-		ignored == 1 ? "" : "s");
-	return CLI_OK;
 }

@@ -3,7 +3,8 @@
  *  (Moab or Grid Engine), convert a moab.cfg, explain how the controller
  *  ranks pending jobs.
  *  This file holds the usage text and picks the subcommand; the
- *  subcommands live in cli_check.c (check, convert) and cli_explain.c.
+ *  subcommands live in cli_check.c (check; cli_summary.c prints what a
+ *  policy does), cli_convert.c (convert) and cli_explain.c.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -41,13 +42,15 @@ static const char usage_text[] =
 	"      (config=, else prism.conf next to slurm.conf); with both,\n"
 	"      POLICYFILE is checked as the policy slurm.conf selects. Prints\n"
 	"      each notice (parameters that are not about priority, weights\n"
-	"      Slurm has no data for), then \"FILE: OK (policy=...)\"; an error\n"
+	"      Slurm has no data for, older names read), what the policy will\n"
+	"      do on one screen, then \"FILE: OK (policy=...)\"; an error\n"
 	"      names the file and line and exits 1.\n"
 	"\n"
 	"  convert MOAB.CFG\n"
 	"      Write a Prism policy file made from a whole moab.cfg or maui.cfg\n"
 	"      to standard output: its priority parameters as they are, every\n"
-	"      other parameter commented out. Save it, check it with\n"
+	"      other line commented out with the reason, a summary at the\n"
+	"      end; never fails on a readable file. Save it, check it with\n"
 	"      `prism check FILE` and select it in slurm.conf with\n"
 	"          PriorityType=priority/prism\n"
 	"          PriorityParameters=policy=moab,config=FILE\n"

@@ -116,6 +116,15 @@ extern void cli_moab_notices(const prism_moab_policy_t *pol,
 			     const char *path, FILE *out);
 
 /*
+ * Print to 'out' what the policy 'pol' will do, on one screen: the
+ * components in force with weights and caps, the credentials with
+ * priorities and targets, the fair-share settings and bounds, how many
+ * things were ignored. Never fails.
+ */
+extern void cli_moab_summary(const prism_moab_policy_t *pol, FILE *out);
+extern void cli_ge_summary(const prism_ge_policy_t *pol, FILE *out);
+
+/*
  * Read and parse the Moab policy file 'path'. Returns the policy (freed
  * by the caller), or NULL with the reason ("file:line: ...") in err.
  */

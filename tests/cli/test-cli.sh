@@ -8,8 +8,13 @@
 #    gridengine (the example file, --gridengine FILE, a bad file with
 #    file:line), a bad PriorityParameters, a missing slurm.conf;
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
-#    lines: priority lines kept as they are, the others commented out,
-#    the output passes `prism check`; a bad priority line: file:line, 1;
+#    lines: priority lines kept as they are, the others commented out
+#    with a reason, a summary at the end, the output passes `prism
+#    check`; a bad priority line: commented out as needing attention,
+#    exit 0 (convert never fails on a readable file);
+#  - issue 15: each file of tests/cli/compat/ (a table: loads with its
+#    notice, or is refused with FILE:LINE; each Moab one converts to a
+#    file check passes); the one-screen summary check prints;
 #  - explain: no controller (a slurm.conf naming an unused port, a
 #    SLURM_CONF that does not exist): "cannot reach slurmctld", exit 1,
 #    quickly, with either policy.
@@ -110,7 +115,7 @@ expect 0 "check $example"
 has "$tmp/out" "$example:63: RMCFG[slurm]: not a priority parameter, ignored" \
 	"check prints the example's notice with file:line"
 if [ "$(tail -n 1 "$tmp/out")" = "$example: OK (policy=moab)" ] &&
-	[ "$(wc -l <"$tmp/out")" = 2 ] && [ ! -s "$tmp/err" ]; then
+	[ "$(grep -c "^$example:" "$tmp/out")" = 2 ] && [ ! -s "$tmp/err" ]; then
 	ok "check ends with '$example: OK (policy=moab)'"
 else
 	ko "check output:"; cat "$tmp/out" "$tmp/err"
@@ -143,8 +148,8 @@ while IFS='|' read -r label text want; do
 	fi
 done <<'EOF'
 not a number|FSWEIGHT 1\nUSERCFG[bob] PRIORITY=lots\n|FILE:2: USERCFG[bob] PRIORITY: 'lots' is not a number
-misspelt weight|\n\nQUEUETIMWEIGHT 5\n|FILE:3: QUEUETIMWEIGHT: unknown priority weight or cap (a misspelling?)
-missing value|LOGLEVEL\n|FILE:1: LOGLEVEL: missing value
+misspelt weight|\n\nQUEUETIMWEIGHT 5\n|FILE:3: QUEUETIMWEIGHT: unknown priority weight or cap (did you mean QUEUETIMEWEIGHT?)
+missing value|FSWEIGHT\n|FILE:1: FSWEIGHT: missing value
 empty file||FILE: file is empty (a file of comments only gives the policy's defaults)
 EOF
 run check "$tmp/does-not-exist.conf"
@@ -309,15 +314,20 @@ for l in "SCHEDCFG[Moab]      SERVER=head:42559" "ADMINCFG[1]         USERS=root
 	"RMCFG[base]         TYPE=PBS" "LOGLEVEL            3" \
 	"NODECFG[node01]     PARTITION=batch" \
 	"USERCFG[bob]        MAXJOB=2 MAXPROC=64"; do
-	has "$tmp/conv.conf" "# ignored (not about priority): $l" \
-		"convert comments out '${l%% *}'"
+	grep -Fq -- "): $l" "$tmp/conv.conf" &&
+		ok "convert comments out '${l%% *}' with a reason" ||
+		ko "convert did not comment out '$l'"
 done
+has "$tmp/conv.conf" "# ignored (SCHEDCFG[Moab]: not a priority parameter): SCHEDCFG[Moab]      SERVER=head:42559" \
+	"convert gives the reason on the line it comments out"
 has "$tmp/conv.conf" "#     PriorityParameters=policy=moab,config=/etc/slurm/prism.conf" \
 	"the header says how to use the file"
 has "$tmp/conv.conf" "#     prism convert $tmp/moab.cfg" \
 	"the header says where the file came from"
-has "$tmp/err" "$tmp/moab.cfg: 9 priority lines kept, 6 other lines commented out" \
+has "$tmp/err" "$tmp/moab.cfg: 9 priority lines kept, 6 other lines commented out, 0 lines need attention" \
 	"convert counts the lines on stderr"
+has "$tmp/conv.conf" "# prism convert: 9 priority lines kept, 6 other lines commented out, 0 lines need attention" \
+	"the converted file ends with the summary"
 run check "$tmp/conv.conf"
 expect 0 "the converted file passes prism check"
 if [ "$(grep -c 'not a priority' "$tmp/out")" = 1 ] &&
@@ -330,11 +340,89 @@ fi
 printf 'FSWEIGHT 5\nRMCFG[x] TYPE=PBS\nUSERWEIGHT ten\n' >"$tmp/bad-moab.cfg"
 "$P" convert "$tmp/bad-moab.cfg" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-expect 1 "convert a moab.cfg with a malformed priority line"
-has "$tmp/err" "$tmp/bad-moab.cfg:3: USERWEIGHT: 'ten' is not a number" \
-	"convert names file:line of the bad line"
-[ ! -s "$tmp/out" ] && ok "convert writes nothing on error" ||
-	ko "convert wrote output despite the error"
+expect 0 "convert never fails on a readable file (a malformed priority line)"
+has "$tmp/out" "# needs attention, refused by Prism (USERWEIGHT: 'ten' is not a number): USERWEIGHT ten" \
+	"convert comments the refused line out with the reason"
+has "$tmp/err" "$tmp/bad-moab.cfg: 1 priority line kept, 1 other line commented out, 1 line needs attention" \
+	"convert counts the line that needs attention"
+run convert "$tmp/nonexistent.cfg"
+expect 1 "convert a file it cannot read"
+
+# a refusal only the whole file makes (65 JOBPRIOF ATTR names), a line
+# that is not UTF-8: commented out, and the output still passes check
+{
+	for i in $(seq 1 65); do echo "JOBPRIOF ATTR[a$i]=1"; done
+	printf 'USERCFG[b\377] PRIORITY=1\n'
+} >"$tmp/many.cfg"
+"$P" convert "$tmp/many.cfg" >"$tmp/many.conf" 2>"$tmp/err"
+rc=$?
+expect 0 "convert a file only wrong as a whole"
+has "$tmp/many.conf" "# needs attention, refused by Prism (JOBPRIOF: more than 64 ATTR names): JOBPRIOF ATTR[a65]=1" \
+	"convert comments out the line the whole parse refuses"
+has "$tmp/many.conf" "# needs attention, refused by Prism (invalid UTF-8 (byte 0xff at column 10)): line not copied" \
+	"convert does not copy a line that is not UTF-8"
+has "$tmp/err" "$tmp/many.cfg: 64 priority lines kept, 0 other lines commented out, 2 lines need attention" \
+	"convert counts both as needing attention"
+run check "$tmp/many.conf"
+expect 0 "the conversion of a file only wrong as a whole passes check"
+
+# ---- files real sites ran (issue 15): tests/cli/compat/ ---------------
+# each row: file|policy|exit of check|a line check prints (stdout for 0,
+# stderr for 1); every Moab file also converts to a file check passes
+compat="$top_srcdir/tests/cli/compat"
+while IFS='|' read -r f pol want line; do
+	[ -n "$f" ] || continue
+	run check "--$pol" "$compat/$f"
+	expect "$want" "check $f"
+	if [ "$want" = 0 ]; then
+		has "$tmp/out" "$compat/$f: OK (policy=$pol)" "$f loads"
+		has "$tmp/out" "$compat/$line" "$f: its notice"
+	else
+		has "$tmp/err" "$compat/$line" "$f: refused with FILE:LINE"
+	fi
+	[ "$pol" = moab ] || continue
+	"$P" convert "$compat/$f" >"$tmp/conv-$f" 2>"$tmp/err"
+	rc=$?
+	expect 0 "convert $f"
+	run check "$tmp/conv-$f"
+	expect 0 "the conversion of $f passes check"
+done <<'EOF'
+moab-limits.cfg|moab|0|moab-limits.cfg:5: CLASSCFG[batch] MAXNODEPERUSER: not an attribute Prism reads (not about priority), ignored
+moab-limits.cfg|moab|0|moab-limits.cfg:6: CLASSCFG[large] MAXPROC[USER:alice]: not a priority attribute, ignored
+moab-limits.cfg|moab|0|moab-limits.cfg:7: CLASSCFG[debug] PLIST: not a priority attribute, ignored
+moab-limits.cfg|moab|0|moab-limits.cfg:7: CLASSCFG[debug] FEATURES+: not a priority attribute, ignored
+moab-targets.cfg|moab|0|moab-targets.cfg:7: CLASSCFG[large] FSTARGET: 200% is above 100: used as written (delta = target - usage, never reached) (Moab documents no cap or rescaling)
+moab-targets.cfg|moab|0|moab-targets.cfg:10: USERCFG FSTARGET: the user targets sum to 110%, past 100: each is used as written (delta = target - usage) (Moab documents no cap or rescaling)
+maui-old-names.cfg|moab|0|maui-old-names.cfg:2: RESOURCEWEIGHT: older name of RESWEIGHT, read as RESWEIGHT
+maui-old-names.cfg|moab|0|maui-old-names.cfg:4: XFACTOR: older name of XFACTORWEIGHT, read as XFACTORWEIGHT
+maui-old-names.cfg|moab|0|maui-old-names.cfg:6: FSPOLICY: PSDEDICATED is Maui's older name of DEDICATEDPS
+moab-forms.cfg|moab|0|moab-forms.cfg:2: #INCLUDE: included files are not read (convert and check each one alone)
+moab-forms.cfg|moab|0|moab-forms.cfg:5: 'SUBMITCMD=/usr/bin/qsub': a value without a parameter name (the rest of the line before?), ignored
+moab-forms.cfg|moab|0|moab-forms.cfg:17: LOGLEVEL: no value, not a priority parameter, ignored
+moab-misspelt.cfg|moab|1|moab-misspelt.cfg:3: FSUSRWEIGHT: unknown priority weight or cap (did you mean FSUSERWEIGHT?)
+moab-bad-number.cfg|moab|1|moab-bad-number.cfg:3: QUEUETIMEWEIGHT: '1O' is not a number
+ge8-ssconf.conf|gridengine|0|ge8-ssconf.conf:37: backfilling: not a priority parameter, ignored
+ge8-ssconf.conf|gridengine|0|ge8-ssconf.conf:43: fair_urgency_list: not modelled by Prism, ignored
+ge8-ssconf.conf|gridengine|0|ge8-ssconf.conf:44: weight_host_sort: sorts hosts or queues, not jobs: not a priority parameter, ignored
+ge-misspelt.conf|gridengine|1|ge-misspelt.conf:2: 'weight_tickets_functionl': unknown priority weight (did you mean weight_tickets_functional?)
+EOF
+
+# what the policy does, after the notices: one screen
+run check "$compat/moab-forms.cfg"
+has "$tmp/out" "  qos      1: fast prio 100;" \
+	"check shows the credentials with priorities"
+has "$tmp/out" "  user     1: alice prio 5 target 25%;" \
+	"check shows two lines of one credential merged"
+has "$tmp/out" "Fair-share: off, interval 604800s, depth 7, decay 1" \
+	"check shows the fair-share settings (the last FSINTERVAL)"
+has "$tmp/out" "Ignored or read under an older name (notices above): #INCLUDE, SCHEDCFG[Moab], RMCFG[base], 'SUBMITCMD=/usr/bin/qsub', LOGLEVEL, DISPLAYFLAGS" \
+	"check shows what is ignored"
+run check "$compat/moab-limits.cfg"
+has "$tmp/out" "  CRED     weight 1: CLASS 1" \
+	"check shows the components in force with their weights"
+run check --gridengine "$compat/ge8-ssconf.conf"
+has "$tmp/out" "Priority = 1 * priority + 0.1 * urgency + 0.01 * tickets (normalized)" \
+	"check shows the Grid Engine weights"
 
 # ---- explain without a controller --------------------------------------
 # a port nothing listens on (bash's /dev/tcp probes it)

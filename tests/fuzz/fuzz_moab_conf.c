@@ -10,7 +10,8 @@
  *     names, ATTR/GRES names) agree with the tables; Slurm priority
  *     mapping inverts; then the policy is used: fair-share usage created,
  *     charged, rolled, formatted and parsed back; a priority and its
- *     explanation computed for a job of each credential; and freed.
+ *     explanation computed for a job of each credential; and freed;
+ *   - each line of a good file classified alone (prism convert).
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -60,7 +61,7 @@ static void check_creds(const prism_moab_policy_t *pol)
 					   i, "%s: not found at its handle",
 				   c->name);
 			FUZZ_CHECK(c->fs_target >= 0.0 &&
-				   c->fs_target <= 100.0, "FSTARGET %g",
+				   c->fs_target <= 1e6, "FSTARGET %g",
 				   c->fs_target);
 			FUZZ_CHECK((unsigned) c->fs_type <=
 					   PRISM_MOAB_FST_CAP,
@@ -254,6 +255,36 @@ static void use_policy(const prism_moab_policy_t *pol,
 	prism_moab_usage_free(u);
 }
 
+/*
+ * Each line of a file that parsed whole classifies alone (what prism
+ * convert does), and a line with ignored parts says why.
+ */
+static void check_lines(const uint8_t *data, size_t size)
+{
+	char line[PRISM_MOAB_LINE_MAX + 1];
+	unsigned lineno = 0;
+	size_t pos = 0;
+
+	while (pos < size) {
+		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+		size_t n = nl ? (size_t) (nl - (data + pos)) : size - pos;
+		prism_error_t err = { "" }, why = { "" };
+		prism_moab_line_t kind;
+
+		memcpy(line, data + pos, n);
+		line[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+		FUZZ_CHECK(!prism_moab_conf_line(line, FILE_NAME, ++lineno,
+						 &kind, &why, &err),
+			   "line %u alone: %s", lineno, err.text);
+		FUZZ_CHECK(kind <= PRISM_MOAB_LINE_IGNORED, "kind %d",
+			   (int) kind);
+		FUZZ_CHECK(why.text[0] || kind == PRISM_MOAB_LINE_BLANK ||
+				   kind == PRISM_MOAB_LINE_PRIORITY,
+			   "line %u: ignored without a reason", lineno);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	prism_moab_policy_t *const sentinel = (prism_moab_policy_t *) 0x1;
@@ -284,6 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "notice past the end");
 	check_creds(pol);
 	check_bits(pol);
+	check_lines(data, size);
 	lookup_words(pol, data, size);
 	check_mapping(pol, p);
 	use_policy(pol, p);

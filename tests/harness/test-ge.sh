@@ -231,6 +231,17 @@ else
 	ko "prism.conf next to slurm.conf: $(tail -n 3 "$tmp/def/err")"
 fi
 
+# ---- a Grid Engine 8.x qconf -ssconf dump loads (issue 15) ------------
+ge8=$(cd "$top_srcdir/tests/cli/compat" && pwd)/ge8-ssconf.conf
+conf "$tmp/ge8" "policy=gridengine,config=$ge8"
+if run "$tmp/ge8" &&
+	grep -q "priority/prism: $ge8:37: backfilling: not a priority parameter, ignored" "$tmp/ge8/err" &&
+	grep -q "priority/prism: $ge8:44: weight_host_sort: sorts hosts or queues, not jobs" "$tmp/ge8/err"; then
+	ok "a Grid Engine 8.x dump loads, its notices logged"
+else
+	ko "a Grid Engine 8.x dump: $(grep prism "$tmp/ge8/err" | head -n 3)"
+fi
+
 # ---- bad files: one message naming file and line ----------------------
 # Each row: a label, the file's text (printf format; "DIR" makes it a
 # directory, "NONE" leaves it out), the message expected.
@@ -255,7 +266,7 @@ while IFS='|' read -r label text want; do
 done <<'EOF'
 not a number|weight_urgency abc\n|:1: weight_urgency: 'abc' is not a number
 bad value on line 3|# c\n\nhalftime 1.5\n|:3: halftime: '1.5' is not an integer
-misspelt parameter|weight_urgncy 0.5\n|:1: 'weight_urgncy': unknown parameter
+misspelt parameter|weight_urgncy 0.5\n|:1: 'weight_urgncy': unknown priority weight (did you mean weight_urgency?)
 missing bracket|urgency_partition[t2 40000\n|:1: 'urgency_partition\[t2': missing '\]'
 conflicting lines|weight_urgency 0.5\nweight_urgency 0.6\n|:2: weight_urgency: '0.6' conflicts with line 1
 empty file||: file is empty

@@ -201,6 +201,26 @@ else
 	ko "REJECTNEGPRIOJOBS: $(grep '^job [17] ' "$tmp/rej/out" | tr '\n' ';')"
 fi
 
+# ---- a file Moab ran loads; its notices reach the log (issue 15) -------
+# (-vv: the harness logs slurmctld's info() lines, where notices go)
+d="$tmp/compat"
+conf "$d" "policy=moab"
+printf 'CLASSCFG[batch] FSTARGET=200 MAXNODEPERUSER=4\nRESOURCEWEIGHT 2\n' \
+	>"$d/prism.conf"
+if ! run "$d" -vv; then
+	ko "a Moab file with limits, a target above 100, an older name: $(head -n 2 "$d/err")"
+else
+	for want in ":1: CLASSCFG\[batch\] FSTARGET: 200% is above 100" \
+		":1: CLASSCFG\[batch\] MAXNODEPERUSER: not an attribute Prism reads" \
+		":2: RESOURCEWEIGHT: older name of RESWEIGHT"; do
+		if grep -q "priority/prism: $d/prism.conf$want" "$d/err"; then
+			ok "the plugin logs 'prism.conf$want'"
+		else
+			ko "no log line 'prism.conf$want' in: $(grep prism "$d/err" | head -n 3)"
+		fi
+	done
+fi
+
 # ---- bad files: one message naming file and line ----------------------
 # Each row: a label, the file's text (printf format; "DIR" makes it a
 # directory, "NONE" leaves it out), the message expected.
@@ -226,7 +246,7 @@ done <<'EOF'
 not a number|USERCFG[daemon] PRIORITY=ten\n|:1: USERCFG\[daemon\] PRIORITY: 'ten' is not a number
 bad weight on line 3|# c\n\nQUEUETIMEWEIGHT x\n|:3: QUEUETIMEWEIGHT
 misspelt weight|QUEUETIMWEIGHT 3\n|:1: QUEUETIMWEIGHT: unknown priority weight or cap
-bad target|USERCFG[bin] FSTARGET=120\n|:1:
+bad target|USERCFG[bin] FSTARGET=-5\n|:1: USERCFG\[bin\] FSTARGET: '-5' is out of range
 bad cap|SERVCAP -\n|:1:
 non-UTF-8 bytes|USERCFG[d\351mon] PRIORITY=1\n|:1: invalid UTF-8
 overlong line|USERCFG[daemon] PRIORITY=1 %01100d\n|:1: line is longer than 1024 bytes

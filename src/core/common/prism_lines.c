@@ -4,8 +4,10 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,4 +239,34 @@ extern int prism_lines_head(const prism_lines_t *at, char *line,
 		return prism_lines_fail(at, "'%.40s' is not a parameter name",
 					*name);
 	return 0;
+}
+
+extern unsigned prism_lines_distance(const char *a, const char *b)
+{
+	unsigned row[64];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 63 || lb > 63)
+		return UINT_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned) j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+
+		row[0] = (unsigned) i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned cost = toupper((unsigned char) a[i - 1]) !=
+					toupper((unsigned char) b[j - 1]);
+			unsigned best = diag + cost;
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
 }

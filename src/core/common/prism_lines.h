@@ -115,4 +115,11 @@ extern int prism_lines_head(const prism_lines_t *at, char *line,
 			    const char *first, const char *more, char **name,
 			    char **id, char **cur);
 
+/*
+ * The edit distance (Levenshtein) of 'a' and 'b' without regard to case,
+ * for "did you mean" suggestions; UINT_MAX when either is longer than 63
+ * bytes.
+ */
+extern unsigned prism_lines_distance(const char *a, const char *b);
+
 #endif /* PRISM_LINES_H */

@@ -10,6 +10,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -111,7 +112,21 @@ static const struct {
 	{ "max_reservation", _K_OTHER, 0, 0 },
 	{ "default_duration", _K_OTHER, 0, 0 },
 	{ "max_pending_tasks_per_job", _K_OTHER, 0, 0 },
+	/* Univa / Altair Grid Engine 8.x */
+	{ "fair_urgency_list", _K_UNMODELLED, 0, 0 },
+	{ "backfilling", _K_OTHER, 0, 0 },
+	{ "prioritize_preemptees", _K_OTHER, 0, 0 },
+	{ "preemptees_keep_resources", _K_OTHER, 0, 0 },
+	{ "max_preemptees", _K_OTHER, 0, 0 },
+	{ "preemption_distance", _K_OTHER, 0, 0 },
+	{ "preemption_priority_adjustments", _K_OTHER, 0, 0 },
 };
+
+/*
+ * Grid Engine 8.x weights that sort hosts and queues, not jobs
+ * (weight_host_sort, weight_queue_host_sort, weight_queue_seqno, ...).
+ */
+static const char *_other_prefixes[] = { "weight_host_", "weight_queue_" };
 
 #define _KEY_CNT (sizeof(_keys) / sizeof(_keys[0]))
 
@@ -433,6 +448,60 @@ static int _key_line(_ctx_t *c, size_t k, const char *name, char **cur)
 	return _set_key(c, k, name, val);
 }
 
+/* The key of _keys[] or _entry_keys[] nearest to 'name'. */
+static const char *_nearest(const char *name)
+{
+	const char *best = _keys[0].name;
+	unsigned dist = UINT_MAX;
+
+	for (size_t k = 0; k < _KEY_CNT; k++) {
+		unsigned d = prism_lines_distance(name, _keys[k].name);
+
+		if (d < dist) {
+			dist = d;
+			best = _keys[k].name;
+		}
+	}
+	for (size_t k = 0; k < sizeof(_entry_keys) / sizeof(_entry_keys[0]);
+	     k++) {
+		unsigned d = prism_lines_distance(name, _entry_keys[k].name);
+
+		if (d < dist) {
+			dist = d;
+			best = _entry_keys[k].name;
+		}
+	}
+	return best;
+}
+
+/*
+ * A key Prism does not know. Host and queue sort weights of 8.x and any
+ * other key (a newer or spool-only one) are ignored with a notice; a
+ * weight_* that is neither is a misspelt priority weight: refused, with
+ * the nearest name.
+ */
+static int _unknown_key(_ctx_t *c, const char *name)
+{
+	for (size_t i = 0;
+	     i < sizeof(_other_prefixes) / sizeof(_other_prefixes[0]); i++) {
+		size_t n = strlen(_other_prefixes[i]);
+
+		if (!strncasecmp(name, _other_prefixes[i], n))
+			return prism_lines_notice(
+				&c->at,
+				"%s: sorts hosts or queues, not jobs: not a priority parameter, ignored",
+				name);
+	}
+	if (!strncasecmp(name, "weight_", 7))
+		return prism_lines_fail(
+			&c->at,
+			"'%.40s': unknown priority weight (did you mean %s?)",
+			name, _nearest(name));
+	return prism_lines_notice(
+		&c->at, "%s: not a parameter Prism knows (not about priority?), ignored",
+		name);
+}
+
 static int _line(void *arg, char *line)
 {
 	_ctx_t *c = arg;
@@ -465,7 +534,7 @@ static int _line(void *arg, char *line)
 		if (!strcasecmp(name, _keys[k].name))
 			return _key_line(c, k, name, &cur);
 	}
-	return prism_lines_fail(&c->at, "'%.40s': unknown parameter", name);
+	return _unknown_key(c, name);
 }
 
 /* ---- defaults and the expanded hierarchy ------------------------------ */

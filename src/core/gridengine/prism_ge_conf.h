@@ -29,7 +29,11 @@
  * ends are fine. Names are matched without regard to case; the names in
  * brackets (users, accounts, partitions, resources) are case-sensitive.
  * A parameter given twice must have the same value both times (else an
- * error naming both lines).
+ * error naming both lines). Keys that are not about priority, Grid
+ * Engine 8.x's (backfilling, preemption_*, fair_urgency_list, the host
+ * and queue sort weights weight_host_* and weight_queue_*) and any key
+ * Prism does not know are accepted with a notice; an unknown weight_*
+ * is a misspelling: an error suggesting the nearest name.
  *
  * sched_conf(5) parameters about priority, with their defaults. The
  * first four defaults are the seed's site (priority = 0.5 * nurg + 0.5 *

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 
 #define _WEIGHT_MAX 2147483647LL	/* |*WEIGHT|, |*CAP|, |PRIORITY| */
 #define _FSDEPTH_MAX 32
+#define _FSTARGET_MAX 1e6	/* percent; above 100 is a notice */
 
 _Static_assert(PRISM_MOAB_LINE_MAX == PRISM_LINES_MAX,
 	       "a Moab file's lines are read by prism_lines_read()");
@@ -38,6 +40,8 @@ typedef struct {
 
 struct prism_moab_policy {
 	prism_moab_params_t p;
+	double fs_sum[PRISM_MOAB_CRED_CNT];	/* FSTARGET=, all of a kind */
+	bool fs_sum_told[PRISM_MOAB_CRED_CNT];	/* its notice is made */
 	prism_names_t tab[PRISM_MOAB_CRED_CNT]; /* of prism_moab_cred_t */
 	_bits_t attr, gres;
 	prism_lines_notices_t notices;
@@ -48,6 +52,8 @@ typedef struct {
 	prism_lines_t at;
 	prism_moab_policy_t *pol;
 	unsigned kept;		/* priority parameters and attributes set */
+	unsigned ignored;	/* notices of things Prism does not use */
+	size_t first_ignored;	/* the first of them, in pol->notices */
 } _ctx_t;
 
 static const char *_comp_names[PRISM_MC_CNT][2] = {
@@ -135,6 +141,31 @@ static const char *_fspolicy_names[] = {
 	[PRISM_MOAB_FS_UTILIZEDPS] = "UTILIZEDPS",
 	[PRISM_MOAB_FS_PDEDICATEDPS] = "PDEDICATEDPS",
 	[PRISM_MOAB_FS_SDEDICATEDPS] = "SDEDICATEDPS",
+};
+
+/* Maui's older FSPOLICY spellings, read as the name beside them. */
+static const struct {
+	const char *old;
+	prism_moab_fspolicy_t now;
+} _fspolicy_old[] = {
+	{ "PSDEDICATED", PRISM_MOAB_FS_DEDICATEDPS },
+	{ "PSUTILIZED", PRISM_MOAB_FS_UTILIZEDPS },
+	{ "PEDEDICATED", PRISM_MOAB_FS_DEDICATEDPES },
+};
+
+/* Older parameter names (Maui manuals), read as the name beside them. */
+static const struct {
+	const char *old;
+	const char *now;
+} _param_old[] = {
+	{ "RESOURCEWEIGHT", "RESWEIGHT" },
+	{ "RESOURCECAP", "RESCAP" },
+	{ "XFACTOR", "XFACTORWEIGHT" },
+};
+
+/* Moab parameters named *WEIGHT or *CAP that are not about priority. */
+static const char *_not_prio_weight[] = {
+	"PREEMPTPRIOJOBSELECTWEIGHT",
 };
 
 /* Moab credential attributes that are about limits, not priority. */
@@ -338,6 +369,57 @@ static _param_t _param_find(const char *name, int *idx)
 	return _P_NONE;
 }
 
+static int _fspolicy(_ctx_t *c, const char *name, const char *val);
+
+/*
+ * FSPOLICY NAME% (Moab's percentage form): read as NAME, with a notice;
+ * anything else is an unknown policy.
+ */
+static int _fspolicy_pct(_ctx_t *c, const char *name, const char *val)
+{
+	char base[64];
+	size_t n = strlen(val);
+
+	if (n < 2 || n >= sizeof(base) || val[n - 1] != '%')
+		return prism_lines_fail(&c->at,
+					"%s: unknown policy '%.40s'", name,
+					val);
+	memcpy(base, val, n - 1);
+	base[n - 1] = '\0';
+	if (_fspolicy(c, name, base))
+		return prism_lines_fail(&c->at,
+					"%s: unknown policy '%.40s'", name,
+					val);
+	return prism_lines_notice(&c->at,
+				  "%s: %s read as %s (the '%%' form is not modelled)",
+				  name, val, base);
+}
+
+/* FSPOLICY: a name, Maui's older spelling of one, or NONE. */
+static int _fspolicy(_ctx_t *c, const char *name, const char *val)
+{
+	prism_moab_params_t *p = &c->pol->p;
+
+	for (size_t i = 0; i < sizeof(_fspolicy_names) /
+			       sizeof(_fspolicy_names[0]); i++) {
+		if (!strcasecmp(val, _fspolicy_names[i])) {
+			p->fs_policy = (prism_moab_fspolicy_t) i;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < sizeof(_fspolicy_old) /
+			       sizeof(_fspolicy_old[0]); i++) {
+		if (!strcasecmp(val, _fspolicy_old[i].old)) {
+			p->fs_policy = _fspolicy_old[i].now;
+			return prism_lines_notice(
+				&c->at, "%s: %s is Maui's older name of %s",
+				name, _fspolicy_old[i].old,
+				_fspolicy_names[_fspolicy_old[i].now]);
+		}
+	}
+	return _fspolicy_pct(c, name, val);
+}
+
 static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 		      const char *val)
 {
@@ -382,15 +464,7 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 						name, val);
 		return 0;
 	case _P_FSPOLICY:
-		for (size_t i = 0; i < sizeof(_fspolicy_names) /
-				       sizeof(_fspolicy_names[0]); i++) {
-			if (!strcasecmp(val, _fspolicy_names[i])) {
-				p->fs_policy = (prism_moab_fspolicy_t) i;
-				return 0;
-			}
-		}
-		return prism_lines_fail(&c->at, "%s: unknown policy '%.40s'",
-					name, val);
+		return _fspolicy(c, name, val);
 	case _P_MAX_PRIO_VAL:
 		return _int(c, name, val, 1, PRISM_MOAB_MAX_PRIO_LIMIT,
 			    &p->max_prio);
@@ -408,12 +482,46 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 
 /* ---- credential lines ------------------------------------------------- */
 
-static int _fstarget(_ctx_t *c, const char *what, const char *val,
-		     prism_moab_cred_t *e)
+/* Count a notice of something Prism does not use (for convert). */
+static void _ignore_mark(_ctx_t *c)
+{
+	if (!c->ignored++)
+		c->first_ignored = c->pol->notices.n;
+}
+
+/* A notice about something Prism does not use. */
+#define _ignore(c, ...) \
+	(_ignore_mark(c), prism_lines_notice(&(c)->at, __VA_ARGS__))
+
+/*
+ * Targets of one kind that sum past 100: Moab's documented delta is
+ * target minus usage, and its documents neither cap nor rescale targets;
+ * Prism takes each as written and says so once per kind, on the line that
+ * took the sum past 100.
+ */
+static int _fs_sum(_ctx_t *c, prism_moab_cred_kind_t kind, double was,
+		   double now)
+{
+	prism_moab_policy_t *pol = c->pol;
+
+	pol->fs_sum[kind] += now - was;
+	if (pol->fs_sum[kind] <= 100.0 || pol->fs_sum_told[kind])
+		return 0;
+	pol->fs_sum_told[kind] = true;
+	return prism_lines_notice(
+		&c->at,
+		"%s FSTARGET: the %s targets sum to %g%%, past 100: each is used as written (delta = target - usage) (Moab documents no cap or rescaling)",
+		_cfg_names[kind], _kind_names[kind], pol->fs_sum[kind]);
+}
+
+static int _fstarget(_ctx_t *c, prism_moab_cred_kind_t kind,
+		     const char *what, const char *val, prism_moab_cred_t *e)
 {
 	char num[64];
 	size_t n = strlen(val);
 	prism_moab_fstarget_t type = PRISM_MOAB_FST_TARGET;
+	double was = e->fs_type == PRISM_MOAB_FST_CAP ? 0.0 : e->fs_target;
+	double v;
 
 	if (n >= sizeof(num))
 		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
@@ -427,10 +535,71 @@ static int _fstarget(_ctx_t *c, const char *what, const char *val,
 		type = PRISM_MOAB_FST_CAP;
 	if (type != PRISM_MOAB_FST_TARGET)
 		num[n - 1] = '\0';
-	if (_real(c, what, num, 0.0, 100.0, &e->fs_target))
+	if (_real(c, what, num, 0.0, _FSTARGET_MAX, &v))
 		return -1;
+	e->fs_target = v;
 	e->fs_type = type;
-	return 0;
+	if (v > 100.0)
+		c->pol->fs_sum_told[kind] = true;	/* said below */
+	if (v > 100.0 &&
+	    prism_lines_notice(&c->at,
+			       "%s: %g%% is above 100: used as written (delta = target - usage, never reached) (Moab documents no cap or rescaling)",
+			       what, v))
+		return -1;
+	return _fs_sum(c, kind, was, type == PRISM_MOAB_FST_CAP ? 0.0 : v);
+}
+
+/* Is 'key' a credential attribute Prism reads? */
+static bool _prio_attr(const char *key)
+{
+	static const char *keys[] = { "PRIORITY", "FSTARGET", "FSWEIGHT",
+				      "QTWEIGHT", "XFWEIGHT", "QTTARGET",
+				      "XFTARGET" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!strcasecmp(key, keys[i]))
+			return true;
+	}
+	return false;
+}
+
+/* A limit or other attribute Prism does not read: a notice. */
+static int _cfg_other(_ctx_t *c, const char *what, const char *key)
+{
+	for (size_t i = 0; i < sizeof(_cfg_ignored) / sizeof(_cfg_ignored[0]);
+	     i++) {
+		if (!strcasecmp(key, _cfg_ignored[i]))
+			return _ignore(c, "%s: not a priority attribute, ignored",
+				       what);
+	}
+	return _ignore(c, "%s: not an attribute Prism reads (not about priority), ignored",
+		       what);
+}
+
+/* Is 'key' one of the attributes only QOSCFG has? */
+static bool _qos_only(const char *key)
+{
+	return !strcasecmp(key, "QTWEIGHT") || !strcasecmp(key, "XFWEIGHT") ||
+	       !strcasecmp(key, "QTTARGET") || !strcasecmp(key, "XFTARGET");
+}
+
+/* QTWEIGHT, XFWEIGHT, QTTARGET, XFTARGET: QOSCFG only. */
+static int _qos_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
+		     const char *what, prism_moab_cred_t *e, const char *key,
+		     const char *val)
+{
+	if (kind != PRISM_MOAB_QOS)
+		return _ignore(c, "%s: only QOSCFG has it (Moab ignores it here), ignored",
+			       what);
+	if (!strcasecmp(key, "QTWEIGHT"))
+		return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &e->qt_weight);
+	if (!strcasecmp(key, "XFWEIGHT"))
+		return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
+			    &e->xf_weight);
+	if (!strcasecmp(key, "QTTARGET"))
+		return _time(c, what, val, &e->qt_target);
+	return _real(c, what, val, 1.0, 1e9, &e->xf_target);
 }
 
 static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
@@ -438,9 +607,15 @@ static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
 		     const char *val)
 {
 	char what[160];
-	bool qos = kind == PRISM_MOAB_QOS;
 
 	snprintf(what, sizeof(what), "%.100s %.40s", label, key);
+	if (!_prio_attr(key))
+		return _cfg_other(c, what, key);
+	if (!*val)
+		return prism_lines_fail(&c->at, "%s: missing value", what);
+	if (kind != PRISM_MOAB_QOS && _qos_only(key))
+		return _qos_attr(c, kind, what, e, key, val);
+	c->kept++;
 	if (!strcasecmp(key, "PRIORITY")) {
 		if (_int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX, &e->prio))
 			return -1;
@@ -448,34 +623,39 @@ static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
 		return 0;
 	}
 	if (!strcasecmp(key, "FSTARGET"))
-		return _fstarget(c, what, val, e);
+		return _fstarget(c, kind, what, val, e);
 	if (!strcasecmp(key, "FSWEIGHT"))
 		return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
 			    &e->fs_weight);
-	if (!strcasecmp(key, "QTWEIGHT") || !strcasecmp(key, "XFWEIGHT") ||
-	    !strcasecmp(key, "QTTARGET") || !strcasecmp(key, "XFTARGET")) {
-		if (!qos)
-			return prism_lines_fail(
-				&c->at, "%s: only valid in QOSCFG", what);
-		if (!strcasecmp(key, "QTWEIGHT"))
-			return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
-				    &e->qt_weight);
-		if (!strcasecmp(key, "XFWEIGHT"))
-			return _int(c, what, val, -_WEIGHT_MAX, _WEIGHT_MAX,
-				    &e->xf_weight);
-		if (!strcasecmp(key, "QTTARGET"))
-			return _time(c, what, val, &e->qt_target);
-		return _real(c, what, val, 1.0, 1e9, &e->xf_target);
+	return _qos_attr(c, kind, what, e, key, val);
+}
+
+/*
+ * One "KEY=VALUE" of a CFG line. A qualifier in brackets
+ * (MAXPROC[USER:bob]=4) and '+=' / '-=' (FEATURES+=x) are limit syntax:
+ * the attribute is ignored whole.
+ */
+static int _cfg_tok(_ctx_t *c, prism_moab_cred_kind_t kind,
+		    const char *label, prism_moab_cred_t *e, char *tok)
+{
+	char *eq = strchr(tok, '=');
+	char what[160];
+
+	if (!eq || eq == tok) {
+		if (_prio_attr(tok))
+			return prism_lines_fail(&c->at,
+						"%s: '%.40s' is not KEY=VALUE",
+						label, tok);
+		snprintf(what, sizeof(what), "%.100s %.40s", label, tok);
+		return _ignore(c, "%s: not KEY=VALUE, ignored", what);
 	}
-	for (size_t i = 0; i < sizeof(_cfg_ignored) / sizeof(_cfg_ignored[0]);
-	     i++) {
-		if (!strcasecmp(key, _cfg_ignored[i]))
-			return prism_lines_notice(
-				&c->at, "%s: not a priority attribute, ignored",
-				what);
+	*eq = '\0';
+	if (strchr(tok, '[') || strchr("+-", eq[-1])) {
+		snprintf(what, sizeof(what), "%.100s %.40s", label, tok);
+		return _ignore(c, "%s: not a priority attribute, ignored",
+			       what);
 	}
-	return prism_lines_fail(&c->at, "%s: unknown attribute '%.40s'", label,
-				key);
+	return _cfg_attr(c, kind, label, e, tok, eq + 1);
 }
 
 static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
@@ -485,32 +665,18 @@ static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
 	prism_moab_cred_t *e;
 	char *tok;
 	bool any = false;
-	size_t notices;
 
 	snprintf(label, sizeof(label), "%s[%.60s]", _cfg_names[kind], id);
 	e = _cred_add(c->pol, kind, id);
 	if (!e)
 		return prism_lines_oom(&c->at);
 	while ((tok = prism_lines_tok(cur))) {
-		char *eq = strchr(tok, '=');
-
 		any = true;
-		if (!eq || eq == tok)
-			return prism_lines_fail(&c->at,
-						"%s: '%.40s' is not KEY=VALUE",
-						label, tok);
-		*eq = '\0';
-		if (!eq[1])
-			return prism_lines_fail(&c->at, "%s %s: missing value",
-						label, tok);
-		notices = c->pol->notices.n;
-		if (_cfg_attr(c, kind, label, e, tok, eq + 1))
+		if (strcmp(tok, "\\") && _cfg_tok(c, kind, label, e, tok))
 			return -1;
-		if (c->pol->notices.n == notices)
-			c->kept++;
 	}
 	if (!any)
-		return prism_lines_fail(&c->at, "%s: missing value", label);
+		return _ignore(c, "%s: no attributes, ignored", label);
 	return 0;
 }
 
@@ -592,15 +758,71 @@ static int _jobprio_line(_ctx_t *c, char **cur)
 
 /*
  * Is 'name' (no CFG name, no known parameter) a weight or cap that does
- * not exist? Every *WEIGHT and *CAP of Moab's is a priority parameter, so
- * an unknown one is a misspelling that would otherwise pass unnoticed.
+ * not exist? Every *WEIGHT and *CAP of Moab's but _not_prio_weight[] is a
+ * priority parameter, so an unknown one is a misspelling that would
+ * otherwise pass unnoticed.
  */
 static bool _misspelt(const char *name)
 {
 	size_t n = strlen(name);
 
+	for (size_t i = 0;
+	     i < sizeof(_not_prio_weight) / sizeof(_not_prio_weight[0]); i++) {
+		if (!strcasecmp(name, _not_prio_weight[i]))
+			return false;
+	}
 	return (n > 6 && !strcasecmp(name + n - 6, "WEIGHT")) ||
 	       (n > 3 && !strcasecmp(name + n - 3, "CAP"));
+}
+
+/* Keep 'cand' + 'suffix' in 'best' when nearer to 'name' than *dist. */
+static void _nearer(const char *name, const char *cand, const char *suffix,
+		    char *best, size_t size, unsigned *dist)
+{
+	char full[64];
+	unsigned d;
+
+	snprintf(full, sizeof(full), "%s%s", cand, suffix);
+	d = prism_lines_distance(name, full);
+	if (d < *dist) {
+		*dist = d;
+		snprintf(best, size, "%s", full);
+	}
+}
+
+/* The weight or cap name, old or new, nearest to 'name', into 'best'. */
+static void _nearest(const char *name, char *best, size_t size)
+{
+	const char *suffix[2] = { "WEIGHT", "CAP" };
+	unsigned dist = UINT_MAX;
+
+	for (int x = 0; x < 2; x++) {
+		for (int i = 0; i < PRISM_MC_CNT; i++)
+			_nearer(name, _comp_names[i][0], suffix[x], best,
+				size, &dist);
+		for (int i = 0; i < PRISM_MS_CNT; i++)
+			_nearer(name, _subs[i].name, suffix[x], best, size,
+				&dist);
+	}
+	for (int i = 0; i < PRISM_MS_CNT; i++) {
+		if (_subs[i].alias)
+			_nearer(name, _subs[i].alias, "", best, size, &dist);
+	}
+	for (size_t i = 0; i < sizeof(_param_old) / sizeof(_param_old[0]);
+	     i++)
+		_nearer(name, _param_old[i].old, "", best, size, &dist);
+}
+
+/* The failure for a misspelt weight or cap, with the nearest name. */
+static int _misspelt_fail(_ctx_t *c, const char *name)
+{
+	char best[64] = "";
+
+	_nearest(name, best, sizeof(best));
+	return prism_lines_fail(
+		&c->at,
+		"%s: unknown priority weight or cap (did you mean %s?)", name,
+		best);
 }
 
 /* Count a priority parameter that 'rc' says was set. */
@@ -611,13 +833,84 @@ static int _kept(_ctx_t *c, int rc)
 	return rc;
 }
 
+/* The current name of an older spelling 'name', or NULL. */
+static const char *_old_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(_param_old) / sizeof(_param_old[0]);
+	     i++) {
+		if (!strcasecmp(name, _param_old[i].old))
+			return _param_old[i].now;
+	}
+	return NULL;
+}
+
+/*
+ * Lines Prism does not read before the name is looked at: "#INCLUDE
+ * file" (a Moab directive, not a comment) and a line that begins with
+ * KEY=VALUE (the rest of the line before, RMCFG written over two lines).
+ * Returns 1 when 'line' is one of them (its notice made), 0 when not, -1
+ * when out of memory.
+ */
+static int _odd_line(_ctx_t *c, const char *line)
+{
+	const char *p = line + strspn(line, " \t\r\v\f");
+	size_t n = strcspn(p, " \t\r\v\f#");
+	int rc;
+
+	if (!strncasecmp(p, "#INCLUDE", 8) &&
+	    strchr(" \t\r\v\f", p[8])) {
+		rc = _ignore(c, "#INCLUDE: included files are not read (convert and check each one alone)");
+		return rc ? -1 : 1;
+	}
+	if (!memchr(p, '=', n))
+		return 0;
+	rc = _ignore(c, "'%.*s': a value without a parameter name (the rest of the line before?), ignored",
+		     (int) (n > 40 ? 40 : n), p);
+	return rc ? -1 : 1;
+}
+
+/* NAME VALUE for a name that is no priority parameter. */
+static int _other_param(_ctx_t *c, const char *name, const char *id,
+			const char *val)
+{
+	if (!id && _misspelt(name))
+		return _misspelt_fail(c, name);
+	if (id)
+		return _ignore(c, "%s[%.60s]: not a priority parameter, ignored",
+			       name, id);
+	if (!val)
+		return _ignore(c, "%s: no value, not a priority parameter, ignored",
+			       name);
+	return _ignore(c, "%s: not a priority parameter, ignored", name);
+}
+
+/* NAME VALUE for the priority parameter 'kind' ('now': its new name). */
+static int _prio_param(_ctx_t *c, _param_t kind, int idx, const char *name,
+		       const char *now, const char *val, char **cur)
+{
+	if (!val)
+		return prism_lines_fail(&c->at, "%s: missing value", name);
+	if (prism_lines_tok(cur))
+		return prism_lines_fail(&c->at, "%s: more than one value",
+					name);
+	if (_kept(c, _set_param(c, kind, idx, name, val)))
+		return -1;
+	if (!now)
+		return 0;
+	return prism_lines_notice(&c->at, "%s: older name of %s, read as %s",
+				  name, now, now);
+}
+
 static int _line(void *arg, char *line)
 {
 	_ctx_t *c = arg;
-	char *cur, *name, *id, *val;
+	char *cur, *name, *id;
+	const char *now;
 	_param_t kind;
-	int idx = 0;
+	int idx = 0, odd = _odd_line(c, line);
 
+	if (odd)
+		return odd < 0 ? -1 : 0;
 	if (prism_lines_head(&c->at, line, "", "_.-", &name, &id, &cur))
 		return -1;
 	if (!name)
@@ -630,7 +923,8 @@ static int _line(void *arg, char *line)
 						_cfg_names[k]);
 		return _cfg_line(c, (prism_moab_cred_kind_t) k, id, &cur);
 	}
-	kind = _param_find(name, &idx);
+	now = _old_name(name);
+	kind = _param_find(now ? now : name, &idx);
 	if (kind != _P_NONE && id)
 		return prism_lines_fail(&c->at, "%s: unexpected '[%.40s]'",
 					name, id);
@@ -640,30 +934,10 @@ static int _line(void *arg, char *line)
 				&c->at, "%s: unexpected '[%.40s]'", name, id);
 		return _kept(c, _jobprio_line(c, &cur));
 	}
-	val = prism_lines_tok(&cur);
-	if (kind == _P_NONE && !id && _misspelt(name))
-		return prism_lines_fail(
-			&c->at,
-			"%s: unknown priority weight or cap (a misspelling?)",
-			name);
-	if (kind == _P_NONE) {
-		if (!val && !id)
-			return prism_lines_fail(&c->at, "%s: missing value",
-						name);
-		if (id)
-			return prism_lines_notice(
-				&c->at,
-				"%s[%.60s]: not a priority parameter, ignored",
-				name, id);
-		return prism_lines_notice(
-			&c->at, "%s: not a priority parameter, ignored", name);
-	}
-	if (!val)
-		return prism_lines_fail(&c->at, "%s: missing value", name);
-	if (prism_lines_tok(&cur))
-		return prism_lines_fail(&c->at, "%s: more than one value",
-					name);
-	return _kept(c, _set_param(c, kind, idx, name, val));
+	if (kind == _P_NONE)
+		return _other_param(c, name, id, prism_lines_tok(&cur));
+	return _prio_param(c, kind, idx, name, now, prism_lines_tok(&cur),
+			   &cur);
 }
 
 static void _defaults(prism_moab_params_t *p)
@@ -730,9 +1004,25 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 	return 0;
 }
 
+/*
+ * Notice 'i' of 'pol' without "file:line: " ('skip' bytes) into 'why'.
+ */
+static void _why(const prism_moab_policy_t *pol, size_t i, size_t skip,
+		 prism_error_t *why)
+{
+	const char *n = prism_lines_notices_get(&pol->notices, i);
+
+	if (!why)
+		return;
+	if (!n || strlen(n) < skip)
+		prism_error_set(why, "%s", "");
+	else
+		prism_error_set(why, "%s", n + skip);
+}
+
 extern int prism_moab_conf_line(const char *line, const char *file,
 				unsigned lineno, prism_moab_line_t *out,
-				prism_error_t *err)
+				prism_error_t *why, prism_error_t *err)
 {
 	_ctx_t c = { .at = { .file = file ? file : "(moab config)",
 			     .line = lineno,
@@ -756,7 +1046,11 @@ extern int prism_moab_conf_line(const char *line, const char *file,
 	c.at.notices = &c.pol->notices;
 	if (prism_lines_utf8(&c.at, buf, n) || _line(&c, buf))
 		goto out;
-	if (!c.pol->notices.n)
+	/* a line with ignored parts: the first of them says why */
+	_why(c.pol, c.ignored ? c.first_ignored : 0,
+	     strlen(c.at.file) + 3 + (size_t) snprintf(NULL, 0, "%u", lineno),
+	     why);
+	if (!c.ignored)
 		*out = c.kept ? PRISM_MOAB_LINE_PRIORITY
 			      : PRISM_MOAB_LINE_BLANK;
 	else

@@ -42,9 +42,17 @@
  * A cap above 0 bounds a value to -cap..cap (seed 000); 0 or a negative
  * cap means no cap.
  *
- * Anything else that looks like a Moab parameter (RMCFG[x] ..., LOGLEVEL
- * 3, USERCFG[x] MAXJOB=4, ...) is accepted and reported as an "ignored"
- * notice with file and line; errors name file, line and what is wrong.
+ * The rule: a file Moab or Maui ran loads. Anything that is not about
+ * priority (RMCFG[x] ..., LOGLEVEL 3, LOGLEVEL alone, USERCFG[x] MAXJOB=4,
+ * MAXPROC[USER:u]=4, FEATURES+=x, PLIST=, #INCLUDE, a line starting with
+ * KEY=VALUE) is accepted with one "ignored" notice naming file and line.
+ * Older spellings (RESOURCEWEIGHT, RESOURCECAP, XFACTOR, FSPOLICY
+ * PSDEDICATED, PSUTILIZED, PEDEDICATED) are read as the current names,
+ * with a notice. FSTARGET is 0..1e6 percent: above 100, and targets of
+ * a kind summing past 100, are used as written (Moab's delta is target
+ * minus usage), with a notice. Errors name file, line and what is wrong:
+ * a malformed priority value, a *WEIGHT or *CAP that is no name old or
+ * new ("did you mean" the nearest one).
  *
  * Credential handles are indices into the policy's tables: stable for
  * the life of the policy, assigned in the order names first appear.
@@ -170,7 +178,7 @@ typedef struct {
 	int64_t prio;			/* PRIORITY= */
 	bool prio_set;			/* PRIORITY= given */
 	prism_moab_fstarget_t fs_type;	/* FSTARGET= kind */
-	double fs_target;		/* percent, 0..100 */
+	double fs_target;		/* percent, 0..1e6 */
 	int64_t fs_weight;		/* FSWEIGHT=: + FS<kind>WEIGHT */
 	int64_t qt_weight;		/* QTWEIGHT=: + QUEUETIMEWEIGHT */
 	int64_t xf_weight;		/* XFWEIGHT=: + XFACTORWEIGHT */
@@ -222,13 +230,15 @@ typedef enum {
 /*
  * Classify one line 'line' (NUL-terminated, no newline), line 'lineno' of
  * 'file', the way prism_moab_conf_parse() reads it. Returns 0 and sets
- * *out, or -1 with err set to "file:line: what is wrong" when the line is
- * malformed (the whole file would be refused). Limits that span lines
- * (JOBPRIOF names) are only checked by prism_moab_conf_parse().
+ * *out, and 'why' (may be NULL) to the line's first notice without its
+ * "file:line: " ("" when none); or -1 with err set to "file:line: what is
+ * wrong" when the line is malformed (the whole file would be refused).
+ * Limits that span lines (JOBPRIOF names) are only checked by
+ * prism_moab_conf_parse().
  */
 extern int prism_moab_conf_line(const char *line, const char *file,
 				unsigned lineno, prism_moab_line_t *out,
-				prism_error_t *err);
+				prism_error_t *why, prism_error_t *err);
 
 /*
  * A policy with every default (what an empty file gives). Returns NULL

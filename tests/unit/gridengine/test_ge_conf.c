@@ -512,6 +512,49 @@ START_TEST(test_ignored_forms)
 }
 END_TEST
 
+/*
+ * Univa / Altair Grid Engine 8.x and other forms real dumps hold: each
+ * row loads, sets weight_urgency to 'urgency' and gives 'notice' (one).
+ */
+static const struct {
+	const char *text;
+	double urgency;
+	const char *notice;
+} ge8[] = {
+	{ "backfilling ON\nweight_urgency 0.2", 0.2,
+	  "ge.conf:1: backfilling: not a priority parameter, ignored" },
+	{ "fair_urgency_list none\nweight_urgency 0.3", 0.3,
+	  "ge.conf:1: fair_urgency_list: not modelled by Prism, ignored" },
+	{ "preemption_distance 00:15:00\nweight_urgency 0.4", 0.4,
+	  "ge.conf:1: preemption_distance: not a priority parameter, ignored" },
+	{ "weight_host_sort 1.000000\nweight_urgency 0.5", 0.5,
+	  "ge.conf:1: weight_host_sort: sorts hosts or queues, not jobs: not a priority parameter, ignored" },
+	{ "weight_queue_host_sort 1000.0\nweight_urgency 0.6", 0.6,
+	  "ge.conf:1: weight_queue_host_sort: sorts hosts or queues, not jobs: not a priority parameter, ignored" },
+	{ "queue_sort_method 0\nweight_urgency 0.7", 0.7,
+	  "ge.conf:1: queue_sort_method: not a priority parameter, ignored" },
+	{ "usage_weight_list cpu=1.0 mem=0.0 io=0.0\nweight_urgency 0.8", 0.8,
+	  "ge.conf:1: usage_weight_list: not modelled by Prism, ignored" },
+	{ "weight_tickets_override 0\nweight_urgency 0.9", 0.9,
+	  "ge.conf:1: weight_tickets_override: not modelled by Prism, ignored" },
+	{ "max_preemptees 0\nweight_urgency 1", 1.0,
+	  "ge.conf:1: max_preemptees: not a priority parameter, ignored" },
+	{ "some_newer_key 4\nweight_urgency 1.5", 1.5,
+	  "ge.conf:1: some_newer_key: not a parameter Prism knows (not about priority?), ignored" },
+};
+
+START_TEST(test_ge8)
+{
+	prism_ge_policy_t *pol = _parse(ge8[_i].text);
+
+	ck_assert(prism_ge_policy_params(pol)->weight_urgency ==
+		  ge8[_i].urgency);
+	ck_assert_uint_eq(prism_ge_policy_notice_count(pol), 1);
+	ck_assert_str_eq(prism_ge_policy_notice(pol, 0), ge8[_i].notice);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
 /* The same value twice is fine. */
 START_TEST(test_same_twice)
 {
@@ -637,9 +680,13 @@ static const struct {
 	{ "weight_urgency 1 2", 0,
 	  "ge.conf:1: weight_urgency: more than one value" },
 	{ "algorithm", 0, "ge.conf:1: algorithm: missing value" },
+	/* a misspelt weight: refused, with the nearest name */
 	{ "weight_urgncy 0.5", 0,
-	  "ge.conf:1: 'weight_urgncy': unknown parameter" },
-	{ "LOGLEVEL 3", 0, "ge.conf:1: 'LOGLEVEL': unknown parameter" },
+	  "ge.conf:1: 'weight_urgncy': unknown priority weight (did you mean weight_urgency?)" },
+	{ "weight_tickets_shares 5", 0,
+	  "ge.conf:1: 'weight_tickets_shares': unknown priority weight (did you mean weight_tickets_share?)" },
+	{ "weight_ticket 0.5\nweight_host_sort x\nweight_urgency -1", 0,
+	  "ge.conf:3: weight_urgency: '-1' is out of range (0..1e+09)" },
 	{ "=5", 0, "ge.conf:1: '=5' is not a parameter name" },
 	{ "weight-urgency 1", 0,
 	  "ge.conf:1: 'weight-urgency' is not a parameter name" },
@@ -771,7 +818,7 @@ START_TEST(test_bad_param)
 	ck_assert_str_eq(err.text, "(grid engine config): bad parameter");
 	ck_assert_ptr_null(pol);
 	/* a NULL err is allowed */
-	ck_assert_int_eq(prism_ge_conf_parse("X", 1, "x", &pol, NULL), -1);
+	ck_assert_int_eq(prism_ge_conf_parse("X[", 2, "x", &pol, NULL), -1);
 	ck_assert_int_eq(prism_ge_conf_parse("#", 1, NULL, &pol, &err), 0);
 	ck_assert_ptr_null(prism_ge_policy_params(NULL));
 	ck_assert_uint_eq(prism_ge_find(NULL, PRISM_GE_USER, "a"),
@@ -815,6 +862,7 @@ extern Suite *ge_conf_suite(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_ssconf);
 	tcase_add_test(tc, test_ignored_forms);
+	tcase_add_loop_test(tc, test_ge8, 0, N(ge8));
 	tcase_add_test(tc, test_same_twice);
 	tcase_add_test(tc, test_example);
 	tcase_add_loop_test(tc, test_bad, 0, N(bad));

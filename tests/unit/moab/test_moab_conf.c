@@ -394,6 +394,158 @@ START_TEST(test_ignored)
 }
 END_TEST
 
+/* ---- files real sites ran (issue 15) ---------------------------------- */
+
+enum { C_NONE = MISC + 1, C_PRIO, C_TARGET, C_TYPE };
+
+/*
+ * Each row: a text Moab or Maui accepted, one value it must set (where,
+ * idx, want as in params[]; C_PRIO/C_TARGET/C_TYPE: credential "x" of
+ * kind idx), and every notice it must give, in order.
+ */
+static const struct {
+	const char *what;
+	const char *text;
+	int where, idx;
+	double want;
+	const char *notice[4];
+} compat[] = {
+	{ "a limit attribute on a CFG line",
+	  "CLASSCFG[x] MAXNODEPERUSER=4 PRIORITY=7", C_PRIO, PRISM_MOAB_CLASS,
+	  7, { "moab.cfg:1: CLASSCFG[x] MAXNODEPERUSER: not an attribute Prism reads (not about priority), ignored" } },
+	{ "an attribute with a qualifier in brackets",
+	  "CLASSCFG[x] MAXPROC[USER:bob]=192 PRIORITY=3", C_PRIO,
+	  PRISM_MOAB_CLASS, 3,
+	  { "moab.cfg:1: CLASSCFG[x] MAXPROC[USER:bob]: not a priority attribute, ignored" } },
+	{ "FEATURES+= and an empty value",
+	  "CLASSCFG[x] FEATURES+=gpu PLIST= PRIORITY=2", C_PRIO,
+	  PRISM_MOAB_CLASS, 2,
+	  { "moab.cfg:1: CLASSCFG[x] FEATURES+: not a priority attribute, ignored",
+	    "moab.cfg:1: CLASSCFG[x] PLIST: not a priority attribute, ignored" } },
+	{ "a class target above 100: used as written",
+	  "CLASSCFG[x] FSTARGET=200", C_TARGET, PRISM_MOAB_CLASS, 200,
+	  { "moab.cfg:1: CLASSCFG[x] FSTARGET: 200% is above 100: used as written (delta = target - usage, never reached) (Moab documents no cap or rescaling)" } },
+	{ "targets summing past 100: one notice, each used as written",
+	  "USERCFG[a] FSTARGET=60\nUSERCFG[x] FSTARGET=50\n"
+	  "USERCFG[b] FSTARGET=5", C_TARGET, PRISM_MOAB_USER, 50,
+	  { "moab.cfg:2: USERCFG FSTARGET: the user targets sum to 110%, past 100: each is used as written (delta = target - usage) (Moab documents no cap or rescaling)" } },
+	{ "a target rewritten below the sum: no notice",
+	  "USERCFG[x] FSTARGET=60\nUSERCFG[x] FSTARGET=50\n", C_TARGET,
+	  PRISM_MOAB_USER, 50, { NULL } },
+	{ "a floor", "GROUPCFG[x] FSTARGET=35+", C_TYPE, PRISM_MOAB_GROUP,
+	  PRISM_MOAB_FST_FLOOR, { NULL } },
+	{ "a ceiling with a decimal", "ACCOUNTCFG[x] FSTARGET=10.0-",
+	  C_TARGET, PRISM_MOAB_ACCOUNT, 10, { NULL } },
+	{ "RESOURCEWEIGHT is RESWEIGHT", "RESOURCEWEIGHT 7", CW, PRISM_MC_RES,
+	  7, { "moab.cfg:1: RESOURCEWEIGHT: older name of RESWEIGHT, read as RESWEIGHT" } },
+	{ "RESOURCECAP is RESCAP", "RESOURCECAP 70", CC, PRISM_MC_RES, 70,
+	  { "moab.cfg:1: RESOURCECAP: older name of RESCAP, read as RESCAP" } },
+	{ "XFACTOR is XFACTORWEIGHT", "XFACTOR 3", SW, PRISM_MS_XFACTOR, 3,
+	  { "moab.cfg:1: XFACTOR: older name of XFACTORWEIGHT, read as XFACTORWEIGHT" } },
+	{ "FSPOLICY PSDEDICATED", "FSPOLICY PSDEDICATED", MISC, M_FSPOL,
+	  PRISM_MOAB_FS_DEDICATEDPS,
+	  { "moab.cfg:1: FSPOLICY: PSDEDICATED is Maui's older name of DEDICATEDPS" } },
+	{ "FSPOLICY PSUTILIZED", "FSPOLICY psutilized", MISC, M_FSPOL,
+	  PRISM_MOAB_FS_UTILIZEDPS,
+	  { "moab.cfg:1: FSPOLICY: PSUTILIZED is Maui's older name of UTILIZEDPS" } },
+	{ "FSPOLICY PEDEDICATED", "FSPOLICY PEDEDICATED", MISC, M_FSPOL,
+	  PRISM_MOAB_FS_DEDICATEDPES,
+	  { "moab.cfg:1: FSPOLICY: PEDEDICATED is Maui's older name of DEDICATEDPES" } },
+	{ "D:HH:MM:SS", "FSINTERVAL 1:00:00:00", MISC, M_FSINT, 86400,
+	  { NULL } },
+	{ "hours past 24", "FSINTERVAL 168:00:00", MISC, M_FSINT, 604800,
+	  { NULL } },
+	{ "H:M:S unpadded", "XFMINWCLIMIT 0:2:0", MISC, M_XFMIN, 120,
+	  { NULL } },
+	{ "HH:MM:SS padded", "XFMINWCLIMIT 00:10:00", MISC, M_XFMIN, 600,
+	  { NULL } },
+	{ "a bare number of seconds", "FSINTERVAL 3600", MISC, M_FSINT, 3600,
+	  { NULL } },
+	{ "a comment after a value, TABs", "FSWEIGHT\t\t10\t# fair\n",
+	  CW, PRISM_MC_FS, 10, { NULL } },
+	{ "the same parameter twice: the last wins",
+	  "FSWEIGHT 10\nFSWEIGHT 20\n", CW, PRISM_MC_FS, 20, { NULL } },
+	{ "the same CFG on several lines: merged",
+	  "CLASSCFG[x] PRIORITY=4\nCLASSCFG[x] FSTARGET=20\n", C_PRIO,
+	  PRISM_MOAB_CLASS, 4, { NULL } },
+	{ "ENABLENEGJOBPRIORITY 0 is false",
+	  "ENABLENEGJOBPRIORITY 1\nENABLENEGJOBPRIORITY 0\n", MISC, M_NEG,
+	  0, { NULL } },
+	{ "#INCLUDE is a notice, not a comment",
+	  "#INCLUDE /etc/moab/limits.cfg\n# a comment\nFSWEIGHT 3", CW,
+	  PRISM_MC_FS, 3,
+	  { "moab.cfg:1: #INCLUDE: included files are not read (convert and check each one alone)" } },
+	{ "RMCFG over two lines",
+	  "RMCFG[base] TYPE=PBS \\\n   SUBMITCMD=/usr/bin/qsub\nFSWEIGHT 4",
+	  CW, PRISM_MC_FS, 4,
+	  { "moab.cfg:1: RMCFG[base]: not a priority parameter, ignored",
+	    "moab.cfg:2: 'SUBMITCMD=/usr/bin/qsub': a value without a parameter name (the rest of the line before?), ignored" } },
+	{ "a parameter without a value that is not about priority",
+	  "DISPLAYFLAGS\nFSWEIGHT 5", CW, PRISM_MC_FS, 5,
+	  { "moab.cfg:1: DISPLAYFLAGS: no value, not a priority parameter, ignored" } },
+	{ "a CFG line without attributes", "USERCFG[x]\nFSWEIGHT 6", CW,
+	  PRISM_MC_FS, 6,
+	  { "moab.cfg:1: USERCFG[x]: no attributes, ignored" } },
+	{ "a QOS attribute on another CFG line: ignored",
+	  "CLASSCFG[x] QTWEIGHT=5 PRIORITY=1", C_PRIO, PRISM_MOAB_CLASS, 1,
+	  { "moab.cfg:1: CLASSCFG[x] QTWEIGHT: only QOSCFG has it (Moab ignores it here), ignored" } },
+	{ "FSPOLICY in Moab's percentage form", "FSPOLICY DEDICATEDPS%", MISC,
+	  M_FSPOL, PRISM_MOAB_FS_DEDICATEDPS,
+	  { "moab.cfg:1: FSPOLICY: DEDICATEDPS% read as DEDICATEDPS (the '%' form is not modelled)" } },
+	{ "a Moab *WEIGHT that is not about priority",
+	  "PREEMPTPRIOJOBSELECTWEIGHT 2\nFSWEIGHT 7", CW, PRISM_MC_FS, 7,
+	  { "moab.cfg:1: PREEMPTPRIOJOBSELECTWEIGHT: not a priority parameter, ignored" } },
+};
+
+/* The value row 'r' of compat[] checks, from 'pol'. */
+static double _compat_got(const prism_moab_policy_t *pol, int r)
+{
+	const prism_moab_params_t *p = prism_moab_policy_params(pol);
+	prism_moab_cred_kind_t kind = (prism_moab_cred_kind_t) compat[r].idx;
+	const prism_moab_cred_t *e = prism_moab_cred_get(
+		pol, kind, prism_moab_cred_find(pol, kind, "x"));
+	int idx = compat[r].idx;
+
+	switch (compat[r].where) {
+	case CW:
+		return p->comp_weight[idx];
+	case CC:
+		return p->comp_cap[idx];
+	case SW:
+		return p->sub_weight[idx];
+	case MISC:
+		return _misc(p, idx);
+	case C_PRIO:
+		return e ? e->prio : NAN;
+	case C_TARGET:
+		return e ? e->fs_target : NAN;
+	case C_TYPE:
+		return e ? e->fs_type : NAN;
+	}
+	return NAN;
+}
+
+START_TEST(test_compat)
+{
+	prism_moab_policy_t *pol = _parse(compat[_i].text);
+	double got = _compat_got(pol, _i);
+	size_t n = 0;
+
+	ck_assert_msg(got == compat[_i].want, "%s: got %g, not %g",
+		      compat[_i].what, got, compat[_i].want);
+	while (n < 4 && compat[_i].notice[n])
+		n++;
+	ck_assert_msg(prism_moab_policy_notice_count(pol) == n,
+		      "%s: %zu notices, not %zu (first: %s)", compat[_i].what,
+		      prism_moab_policy_notice_count(pol), n,
+		      prism_moab_policy_notice(pol, 0));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(prism_moab_policy_notice(pol, i),
+				 compat[_i].notice[i]);
+	prism_moab_policy_free(pol);
+}
+END_TEST
+
 /* ---- malformed lines -------------------------------------------------- */
 
 static const struct {
@@ -404,9 +556,24 @@ static const struct {
 	{ "FSWEIGHT abc", 0, "moab.cfg:1: FSWEIGHT: 'abc' is not a number" },
 	/* a weight or cap Moab does not have: a misspelling, not a notice */
 	{ "QUEUETIMWEIGHT 5", 0,
-	  "moab.cfg:1: QUEUETIMWEIGHT: unknown priority weight or cap (a misspelling?)" },
+	  "moab.cfg:1: QUEUETIMWEIGHT: unknown priority weight or cap (did you mean QUEUETIMEWEIGHT?)" },
 	{ "xfactrcap 5", 0,
-	  "moab.cfg:1: xfactrcap: unknown priority weight or cap (a misspelling?)" },
+	  "moab.cfg:1: xfactrcap: unknown priority weight or cap (did you mean XFACTORCAP?)" },
+	/* the nearest name may be an older one */
+	{ "RESORCEWEIGHT 5", 0,
+	  "moab.cfg:1: RESORCEWEIGHT: unknown priority weight or cap (did you mean RESOURCEWEIGHT?)" },
+	{ "FSUSRWEIGHT 5", 0,
+	  "moab.cfg:1: FSUSRWEIGHT: unknown priority weight or cap (did you mean FSUSERWEIGHT?)" },
+	{ "RESOURCEWEIGHT 1.5", 0,
+	  "moab.cfg:1: RESOURCEWEIGHT: '1.5' is not an integer" },
+	{ "XFACTOR 3x", 0, "moab.cfg:1: XFACTOR: '3x' is not a number" },
+	{ "FSPOLICY PSDEDICATEDX", 0,
+	  "moab.cfg:1: FSPOLICY: unknown policy 'PSDEDICATEDX'" },
+	{ "CLASSCFG[x] FSTARGET=-5", 0,
+	  "moab.cfg:1: CLASSCFG[x] FSTARGET: '-5' is out of range "
+	  "(0..1e+06)" },
+	{ "CLASSCFG[x] MAXNODEPERUSER=4 PRIORITY=x", 0,
+	  "moab.cfg:1: CLASSCFG[x] PRIORITY: 'x' is not a number" },
 	{ "\n\n\n\n\n\n\n\n\n\n\nFSWEIGHT abc", 0,
 	  "moab.cfg:12: FSWEIGHT: 'abc' is not a number" },
 	{ "FSWEIGHT 1\nUSERWEIGHT 1.5\n", 0,
@@ -420,8 +587,7 @@ static const struct {
 	  "moab.cfg:1: FSWEIGHT: '99999999999' is out of range "
 	  "(-2147483647..2147483647)" },
 	{ "FSWEIGHT[p1] 5", 0, "moab.cfg:1: FSWEIGHT: unexpected '[p1]'" },
-	{ "LOGLEVEL", 0, "moab.cfg:1: LOGLEVEL: missing value" },
-	{ "=5", 0, "moab.cfg:1: '=5' is not a parameter name" },
+	{ "5 LOGLEVEL", 0, "moab.cfg:1: '5' is not a parameter name" },
 	{ "USERCFG[bob PRIORITY=1", 0,
 	  "moab.cfg:1: 'USERCFG[bob': missing ']'" },
 	{ "USERCFG] PRIORITY=1", 0,
@@ -433,22 +599,16 @@ static const struct {
 	{ "USERCFG[a[b]] PRIORITY=1", 0,
 	  "moab.cfg:1: 'USERCFG[a[b]]': text after ']'" },
 	{ "USERCFG PRIORITY=1", 0, "moab.cfg:1: USERCFG: missing '[name]'" },
-	{ "USERCFG[bob]", 0, "moab.cfg:1: USERCFG[bob]: missing value" },
-	{ "USERCFG[bob] FOO=1", 0,
-	  "moab.cfg:1: USERCFG[bob]: unknown attribute 'FOO'" },
 	{ "USERCFG[bob] PRIORITY", 0,
 	  "moab.cfg:1: USERCFG[bob]: 'PRIORITY' is not KEY=VALUE" },
 	{ "USERCFG[bob] PRIORITY=", 0,
 	  "moab.cfg:1: USERCFG[bob] PRIORITY: missing value" },
 	{ "USERCFG[bob] PRIORITY=high", 0,
 	  "moab.cfg:1: USERCFG[bob] PRIORITY: 'high' is not a number" },
-	{ "USERCFG[bob] QTWEIGHT=5", 0,
-	  "moab.cfg:1: USERCFG[bob] QTWEIGHT: only valid in QOSCFG" },
-	{ "GROUPCFG[g] XFTARGET=5", 0,
-	  "moab.cfg:1: GROUPCFG[g] XFTARGET: only valid in QOSCFG" },
-	{ "USERCFG[bob] FSTARGET=150", 0,
-	  "moab.cfg:1: USERCFG[bob] FSTARGET: '150' is out of range "
-	  "(0..100)" },
+	{ "USERCFG[bob] QTWEIGHT=", 0,
+	  "moab.cfg:1: USERCFG[bob] QTWEIGHT: missing value" },
+	{ "FSPOLICY FOO%", 0, "moab.cfg:1: FSPOLICY: unknown policy 'FOO%'" },
+	{ "FSPOLICY %", 0, "moab.cfg:1: FSPOLICY: unknown policy '%'" },
 	{ "USERCFG[bob] FSTARGET=x+", 0,
 	  "moab.cfg:1: USERCFG[bob] FSTARGET: 'x' is not a number" },
 	{ "QOSCFG[q] QTTARGET=1h", 0,
@@ -536,7 +696,7 @@ END_TEST
 static const struct {
 	const char *line;
 	int want;		/* prism_moab_line_t, or -1: an error */
-	const char *msg;	/* the error, for want -1 */
+	const char *msg;	/* the error, for want -1; else the reason */
 } lines[] = {
 	{ "", PRISM_MOAB_LINE_BLANK, NULL },
 	{ "   \t ", PRISM_MOAB_LINE_BLANK, NULL },
@@ -550,17 +710,34 @@ static const struct {
 	{ "QOSCFG[hi] QTWEIGHT=5", PRISM_MOAB_LINE_PRIORITY, NULL },
 	{ "JOBPRIOF STATE[Running]=10 ATTR[fast]=5", PRISM_MOAB_LINE_PRIORITY,
 	  NULL },
-	{ "USERCFG[bob] MAXJOB=4 PRIORITY=5", PRISM_MOAB_LINE_MIXED, NULL },
-	{ "USERCFG[bob] MAXJOB=4 MAXPROC=64", PRISM_MOAB_LINE_IGNORED, NULL },
-	{ "RMCFG[slurm] TYPE=SLURM", PRISM_MOAB_LINE_IGNORED, NULL },
-	{ "NODECFG[n1] PARTITION=batch", PRISM_MOAB_LINE_IGNORED, NULL },
-	{ "LOGLEVEL 3", PRISM_MOAB_LINE_IGNORED, NULL },
+	{ "USERCFG[bob] MAXJOB=4 PRIORITY=5", PRISM_MOAB_LINE_MIXED,
+	  "USERCFG[bob] MAXJOB: not a priority attribute, ignored" },
+	{ "USERCFG[bob] MAXJOB=4 MAXPROC=64", PRISM_MOAB_LINE_IGNORED,
+	  "USERCFG[bob] MAXJOB: not a priority attribute, ignored" },
+	{ "RMCFG[slurm] TYPE=SLURM", PRISM_MOAB_LINE_IGNORED,
+	  "RMCFG[slurm]: not a priority parameter, ignored" },
+	{ "NODECFG[n1] PARTITION=batch", PRISM_MOAB_LINE_IGNORED,
+	  "NODECFG[n1]: not a priority parameter, ignored" },
+	{ "LOGLEVEL 3", PRISM_MOAB_LINE_IGNORED,
+	  "LOGLEVEL: not a priority parameter, ignored" },
 	{ "FSWEIGHT abc", -1, "moab.cfg:7: FSWEIGHT: 'abc' is not a number" },
 	{ "QUEUETIMWEIGHT 5", -1,
-	  "moab.cfg:7: QUEUETIMWEIGHT: unknown priority weight or cap (a misspelling?)" },
-	{ "USERCFG[bob] MAXJOB=4 FOO=1", -1,
-	  "moab.cfg:7: USERCFG[bob]: unknown attribute 'FOO'" },
-	{ "LOGLEVEL", -1, "moab.cfg:7: LOGLEVEL: missing value" },
+	  "moab.cfg:7: QUEUETIMWEIGHT: unknown priority weight or cap (did you mean QUEUETIMEWEIGHT?)" },
+	{ "USERCFG[bob] MAXJOB=4 FOO=1", PRISM_MOAB_LINE_IGNORED,
+	  "USERCFG[bob] MAXJOB: not a priority attribute, ignored" },
+	{ "LOGLEVEL", PRISM_MOAB_LINE_IGNORED,
+	  "LOGLEVEL: no value, not a priority parameter, ignored" },
+	{ "#INCLUDE site.cfg", PRISM_MOAB_LINE_IGNORED,
+	  "#INCLUDE: included files are not read (convert and check each one alone)" },
+	{ "  SUBMITCMD=/usr/bin/qsub", PRISM_MOAB_LINE_IGNORED,
+	  "'SUBMITCMD=/usr/bin/qsub': a value without a parameter name (the rest of the line before?), ignored" },
+	{ "RESOURCEWEIGHT 4", PRISM_MOAB_LINE_PRIORITY,
+	  "RESOURCEWEIGHT: older name of RESWEIGHT, read as RESWEIGHT" },
+	/* a mixed line: the reason is its first ignored part */
+	{ "CLASSCFG[l] FSTARGET=200 PLIST=", PRISM_MOAB_LINE_MIXED,
+	  "CLASSCFG[l] PLIST: not a priority attribute, ignored" },
+	{ "CLASSCFG[l] PRIORITY=", -1,
+	  "moab.cfg:7: CLASSCFG[l] PRIORITY: missing value" },
 	{ "USERCFG[b\xff] PRIORITY=1", -1,
 	  "moab.cfg:7: invalid UTF-8 (byte 0xff at column 10)" },
 };
@@ -569,8 +746,9 @@ START_TEST(test_line)
 {
 	prism_moab_line_t got = (prism_moab_line_t) 99;
 	prism_error_t err = { "" };
+	prism_error_t why = { "x" };
 	int rc = prism_moab_conf_line(lines[_i].line, "moab.cfg", 7, &got,
-				      &err);
+				      &why, &err);
 
 	if (lines[_i].want < 0) {
 		ck_assert_int_eq(rc, -1);
@@ -580,6 +758,7 @@ START_TEST(test_line)
 		ck_assert_msg(!rc, "'%s': %s", lines[_i].line, err.text);
 		ck_assert_msg((int) got == lines[_i].want, "'%s': %d, not %d",
 			      lines[_i].line, (int) got, lines[_i].want);
+		ck_assert_str_eq(why.text, lines[_i].msg ? lines[_i].msg : "");
 	}
 }
 END_TEST
@@ -592,17 +771,17 @@ START_TEST(test_line_limits)
 
 	memset(text, ' ', sizeof(text));
 	text[sizeof(text) - 1] = '\0';
-	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, &err), -1);
+	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, NULL, &err), -1);
 	ck_assert_str_eq(err.text, "f:3: line is longer than 1024 bytes");
 	text[PRISM_MOAB_LINE_MAX] = '\0';
-	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, &err), 0);
+	ck_assert_int_eq(prism_moab_conf_line(text, "f", 3, &got, NULL, &err), 0);
 	ck_assert_int_eq(got, PRISM_MOAB_LINE_BLANK);
-	ck_assert_int_eq(prism_moab_conf_line(NULL, "f", 1, &got, &err), -1);
+	ck_assert_int_eq(prism_moab_conf_line(NULL, "f", 1, &got, NULL, &err), -1);
 	ck_assert_str_eq(err.text, "f: bad parameter");
-	ck_assert_int_eq(prism_moab_conf_line("X 1", "f", 1, NULL, &err), -1);
+	ck_assert_int_eq(prism_moab_conf_line("X 1", "f", 1, NULL, NULL, &err), -1);
 	/* no file name: a generic one, as prism_moab_conf_parse() */
 	ck_assert_int_eq(prism_moab_conf_line("FSWEIGHT x", NULL, 2, &got,
-					      &err), -1);
+					      NULL, &err), -1);
 	ck_assert_str_eq(err.text,
 			 "(moab config):2: FSWEIGHT: 'x' is not a number");
 }
@@ -623,7 +802,7 @@ START_TEST(test_bad_param)
 	ck_assert_str_eq(err.text, "(moab config): bad parameter");
 	ck_assert_ptr_null(pol);
 	/* NULL err is allowed */
-	ck_assert_int_eq(prism_moab_conf_parse("X", 1, "x", &pol, NULL), -1);
+	ck_assert_int_eq(prism_moab_conf_parse("X[", 2, "x", &pol, NULL), -1);
 	ck_assert_int_eq(prism_moab_conf_parse(NULL, 0, "x", &pol, &err), 0);
 	ck_assert_uint_eq(prism_moab_cred_find(NULL, PRISM_MOAB_USER, "a"),
 			  PRISM_MOAB_NONE);
@@ -666,6 +845,7 @@ extern Suite *moab_conf_suite(void)
 	tcase_add_test(tc, test_cred_scale);
 	tcase_add_test(tc, test_jobprio);
 	tcase_add_test(tc, test_ignored);
+	tcase_add_loop_test(tc, test_compat, 0, N(compat));
 	tcase_add_loop_test(tc, test_bad, 0, N(bad));
 	tcase_add_test(tc, test_overlong);
 	tcase_add_test(tc, test_bad_param);
