@@ -151,14 +151,14 @@ main_mirror() {
 }
 
 timed() { # timed NAME CMD...: run CMD, print how long it took
-	local name=$1 t0=$SECONDS rc=0
+	local step=$1 t0=$SECONDS rc=0
 	shift
-	log "step $name ..."
+	log "step $step ..."
 	"$@" || rc=$?
 	if [ "$rc" -eq 0 ]; then
-		log "step $name: $((SECONDS - t0)) s"
+		log "step $step: $((SECONDS - t0)) s"
 	else
-		log "step $name: FAILED (status $rc) after $((SECONDS - t0)) s"
+		log "step $step: FAILED (status $rc) after $((SECONDS - t0)) s"
 	fi
 	return "$rc"
 }
@@ -338,13 +338,13 @@ supervise() {
 	}
 	on_exit() {
 		local st=$?
-		[ -z "$pid1" ] || kill -KILL "$pid1" 2>/dev/null || true
+		[ -z "${pid1:-}" ] || kill -KILL "$pid1" 2>/dev/null || true
 		undo_mounts
 		exit "$st"
 	}
 	on_signal() { # first INT/TERM/HUP is passed on, a second one kills
 		signals=$((signals + 1))
-		if [ -z "$pid1" ]; then
+		if [ -z "${pid1:-}" ]; then
 			exit $((128 + $2))
 		elif [ "$signals" -gt 1 ]; then
 			kill -KILL "$pid1" 2>/dev/null || true
