@@ -20,6 +20,21 @@
  * 60 bytes at most) when 'i' is among the first SUMMARY_NOTICES, and
  * "..." after the last of them when more follow.
  */
+/* Length of the subject at 's': up to the first ':' outside brackets. */
+static size_t _subject_len(const char *s)
+{
+	size_t len = 0;
+	int depth = 0;
+
+	for (; s[len] && (s[len] != ':' || depth > 0); len++) {
+		if (s[len] == '[')
+			depth++;
+		else if (s[len] == ']' && depth > 0)
+			depth--;
+	}
+	return len;
+}
+
 static void _subject(const char *notice, size_t i, size_t n, FILE *out)
 {
 	const char *s = notice ? strstr(notice, ": ") : NULL;
@@ -28,7 +43,7 @@ static void _subject(const char *notice, size_t i, size_t n, FILE *out)
 	if (i >= SUMMARY_NOTICES || !s)
 		return;
 	s += 2;
-	len = strcspn(s, ":");
+	len = _subject_len(s);
 	fprintf(out, "%s%.*s", i ? ", " : " ", (int) (len > 60 ? 60 : len),
 		s);
 	if (i == SUMMARY_NOTICES - 1 && n > SUMMARY_NOTICES)

@@ -420,6 +420,8 @@ has "$tmp/out" "Ignored or read under an older name (notices above): #INCLUDE, S
 run check "$compat/moab-limits.cfg"
 has "$tmp/out" "  CRED     weight 1: CLASS 1" \
 	"check shows the components in force with their weights"
+has "$tmp/out" "Ignored or read under an older name (notices above): RMCFG[base], NODECFG[n01], CLASSCFG[batch] MAXNODEPERUSER, CLASSCFG[large] MAXPROC[USER:alice], CLASSCFG[large] MAXJOB[GROUP:chem], CLASSCFG[debug] PLIST, CLASSCFG[debug] FEATURES+, CLASSCFG[debug] DEFAULT.WCLIMIT, ... (13 in all)" \
+	"check names an ignored attribute whole, its bracketed qualifier too"
 run check --gridengine "$compat/ge8-ssconf.conf"
 has "$tmp/out" "Priority = 1 * priority + 0.1 * urgency + 0.01 * tickets (normalized)" \
 	"check shows the Grid Engine weights"
