@@ -3,9 +3,12 @@
  *  found through slurm.conf's PriorityParameters or named directly);
  *  `prism convert` is in cli_convert.c.
  *
- *  slurm.conf is scanned here for two keys only, not parsed with Slurm's
- *  own slurm_conf_init(), which needs a complete and valid configuration
- *  (nodes, partitions, a reachable host name) and exits on errors.
+ *  slurm.conf is scanned here for two keys only (PriorityType,
+ *  PriorityParameters: which policy, which file), not parsed with Slurm's
+ *  own parser, which needs a complete configuration and exits on errors.
+ *  Under policy=multifactor the settings themselves are read with Slurm's
+ *  parser (cli_check_mf.c); the scanner here then only finds the line of
+ *  each key (cli_conf_locate()).
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -78,7 +81,22 @@ extern void cli_moab_notices(const prism_moab_policy_t *pol,
 typedef struct {
 	char *params;		/* PriorityParameters, NULL: not set */
 	char *type;		/* PriorityType, NULL: not set */
+	cli_conf_loc_t *locs;	/* keys to locate, NULL: none */
+	size_t loc_cnt;
 } _slurm_conf_t;
+
+/* Where each physical line starts in a logical (continued) line. */
+typedef struct {
+	size_t off;
+	unsigned no;
+} _seg_t;
+
+/* One logical line being read: its file, its physical lines. */
+typedef struct {
+	const char *path;
+	const _seg_t *segs;
+	size_t seg_cnt;
+} _where_t;
 
 static void _slurm_conf_free(_slurm_conf_t *c)
 {
@@ -89,6 +107,24 @@ static void _slurm_conf_free(_slurm_conf_t *c)
 
 static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 		      int depth);
+
+/* Note that 'key' (of 'klen') at 'off' in the line 'w' sets a key. */
+static void _locate(_slurm_conf_t *c, const _where_t *w, const char *key,
+		    size_t klen, size_t off)
+{
+	unsigned no = w->seg_cnt ? w->segs[0].no : 0;
+
+	for (size_t i = 0; i < w->seg_cnt && w->segs[i].off <= off; i++)
+		no = w->segs[i].no;
+	for (size_t i = 0; i < c->loc_cnt; i++) {
+		cli_conf_loc_t *l = &c->locs[i];
+
+		if (strlen(l->key) != klen || strncasecmp(key, l->key, klen))
+			continue;
+		snprintf(l->file, sizeof(l->file), "%s", w->path);
+		l->line = no;
+	}
+}
 
 /* Cut a comment off 'line': '#' outside quotes and not after '\'. */
 static void _strip_comment(char *line)
@@ -123,9 +159,10 @@ static int _keep(char **slot, const char *val, size_t len)
  * One line of slurm.conf: "Include FILE" or KEY=VALUE items separated by
  * blanks (a VALUE may be quoted). Returns 0, or 1 after printing an error.
  */
-static int _conf_line(char *line, const char *path, const char *dir,
+static int _conf_line(char *line, const _where_t *w, const char *dir,
 		      _slurm_conf_t *c, int depth)
 {
+	const char *path = w->path;
 	char *p = line;
 
 	_strip_comment(line);
@@ -169,6 +206,7 @@ static int _conf_line(char *line, const char *path, const char *dir,
 				p++;
 			vlen = (size_t) (p - val);
 		}
+		_locate(c, w, key, klen, (size_t) (key - line));
 		if ((klen == 18 && !strncasecmp(key, "PriorityParameters", 18) &&
 		     _keep(&c->params, val, vlen)) ||
 		    (klen == 12 && !strncasecmp(key, "PriorityType", 12) &&
@@ -182,16 +220,51 @@ static int _conf_line(char *line, const char *path, const char *dir,
 	return 0;
 }
 
+/* The directory of 'path' into 'buf' of 'size' ("." when it has none). */
+static void _dir_of(const char *path, char *buf, size_t size)
+{
+	char *slash;
+
+	snprintf(buf, size, "%s", path);
+	slash = strrchr(buf, '/');
+	if (slash)
+		*(slash == buf ? slash + 1 : slash) = '\0';
+	else
+		snprintf(buf, size, ".");
+}
+
+/* Remember that physical line 'no' starts at 'off' of the logical one. */
+static int _seg_add(_seg_t **segs, size_t *cnt, size_t *cap, size_t off,
+		    unsigned no)
+{
+	if (*cnt == *cap) {
+		size_t want = *cap ? *cap * 2 : 8;
+		_seg_t *grown = realloc(*segs, want * sizeof(**segs));
+
+		if (!grown)
+			return -1;
+		*segs = grown;
+		*cap = want;
+	}
+	(*segs)[*cnt].off = off;
+	(*segs)[(*cnt)++].no = no;
+	return 0;
+}
+
 /*
- * Scan the slurm.conf 'path' into 'c'; an Include of a relative path is
- * read from 'dir' (slurm.conf's directory, as slurmctld does). Returns 0,
- * or 1 after printing an error.
+ * Scan the slurm.conf 'path' into 'c'; an included 'path' (depth > 0)
+ * that is relative is read from 'dir', the directory of the file that
+ * names it, as Slurm's parser does. Returns 0, or 1 after printing an
+ * error.
  */
 static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 		      int depth)
 {
-	char full[4096], *line = NULL, *acc = NULL;
-	size_t cap = 0, acc_len = 0;
+	char full[4096], here[4096], *line = NULL, *acc = NULL;
+	size_t cap = 0, acc_len = 0, seg_cnt = 0, seg_cap = 0;
+	_seg_t *segs = NULL;
+	_where_t w = { NULL, NULL, 0 };
+	unsigned no = 0;
 	ssize_t n;
 	FILE *f;
 	int rc = 0;
@@ -205,24 +278,31 @@ static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 		snprintf(full, sizeof(full), "%s/%s", dir, path);
 	else
 		snprintf(full, sizeof(full), "%s", path);
+	/* Slurm reads an Include relative to the file that names it */
+	_dir_of(full, here, sizeof(here));
 	f = fopen(full, "r");
 	if (!f) {
 		fprintf(stderr, "%s: cannot open: %s\n", full, strerror(errno));
 		return 1;
 	}
+	w.path = full;
 	/* a line ending in '\' goes on on the next one */
 	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t) n;
 		bool more;
 		char *grown;
 
+		no++;
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		more = len && line[len - 1] == '\\';
 		if (more)
 			line[--len] = '\0';
 		grown = realloc(acc, acc_len + len + 1);
-		if (!grown) {
+		if (!grown ||
+		    _seg_add(&segs, &seg_cnt, &seg_cap, acc_len, no)) {
+			if (grown)
+				acc = grown;
 			fprintf(stderr, "%s: out of memory\n", full);
 			rc = 1;
 			break;
@@ -232,15 +312,40 @@ static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 		acc_len += len;
 		if (more)
 			continue;
-		rc = _conf_line(acc, full, dir, c, depth);
-		acc_len = 0;
+		w.segs = segs;
+		w.seg_cnt = seg_cnt;
+		rc = _conf_line(acc, &w, here, c, depth);
+		acc_len = seg_cnt = 0;
 	}
-	if (!rc && acc_len)
-		rc = _conf_line(acc, full, dir, c, depth);
+	if (!rc && acc_len) {
+		w.segs = segs;
+		w.seg_cnt = seg_cnt;
+		rc = _conf_line(acc, &w, here, c, depth);
+	}
+	free(segs);
 	free(acc);
 	free(line);
 	fclose(f);
 	return rc;
+}
+
+/*
+ * A locator only: Slurm's parser, run by the caller, holds the values;
+ * this scan (which knows no value) just finds the last "Key=" line.
+ */
+extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
+			   size_t cnt)
+{
+	_slurm_conf_t c = { NULL, NULL, locs, cnt };
+	int rc;
+
+	for (size_t i = 0; i < cnt; i++) {
+		locs[i].file[0] = '\0';
+		locs[i].line = 0;
+	}
+	rc = _conf_file(conf_path, NULL, &c, 0);
+	_slurm_conf_free(&c);
+	return rc ? CLI_ERROR : CLI_OK;
 }
 
 /* The slurm.conf to read: 'opt', else $SLURM_CONF, else the default. */
@@ -319,18 +424,11 @@ static void _check_type(const char *conf_path, const char *type)
 static int _policy_from_conf(const char *conf_path, prism_params_t *params,
 			     char *path, size_t size)
 {
-	_slurm_conf_t c = { NULL, NULL };
+	_slurm_conf_t c = { NULL, NULL, NULL, 0 };
 	prism_error_t err = { "" };
-	char dir[4096], *slash;
 	int rc;
 
-	snprintf(dir, sizeof(dir), "%s", conf_path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
-	rc = _conf_file(conf_path, dir, &c, 0);
+	rc = _conf_file(conf_path, NULL, &c, 0);
 	if (!rc) {
 		_check_type(conf_path, c.type);
 		if (prism_params_parse(c.params, params, &err) ||
@@ -405,5 +503,8 @@ extern int cli_check(int argc, char **argv)
 			prism_policy_name(params.policy), file);
 		return CLI_ERROR;
 	}
+	/* multifactor: slurm.conf's own priority settings */
+	if (!cli_policy_find(params.policy)->reads_file)
+		return cli_check_multifactor(_slurm_conf_path(conf_opt));
 	return _check_file(params.policy, file ? file : path);
 }

@@ -41,6 +41,14 @@ typedef struct listIterator list_itr_t;
 #define CLI_ERROR 1
 #define CLI_USAGE 2
 
+/*
+ * The configuration slurm_init() reads with Slurm's own parser (Include,
+ * continuations, every time form). libslurm exports it (22.05 and 24.11:
+ * src/common/read_config.c defines it, and libslurm's version script
+ * exports every slurm_* symbol) but <slurm/slurm.h> does not declare it.
+ */
+extern slurm_conf_t slurm_conf;
+
 /* Names of Prism's files in StateSaveLocation (src/plugin/). */
 #define CLI_STATE_NAME "priority_prism_state"
 #define CLI_MOAB_USAGE_NAME "priority_prism_moab_usage"
@@ -87,6 +95,31 @@ extern const cli_policy_t *cli_policy_find(prism_policy_t kind);
 /* The policies' check and explain (cli_check.c, cli_explain.c). */
 extern int cli_check_moab(const char *path);
 extern int cli_check_gridengine(const char *path);
+
+/*
+ * prism check under policy=multifactor (cli_check_mf.c): read the
+ * slurm.conf 'conf_path' with Slurm's parser, print a line per warning
+ * with file and line, the settings in force and "OK". CLI_OK (warnings
+ * too), or CLI_ERROR when the file cannot be read; a file Slurm's parser
+ * refuses makes Slurm print its error and exit 1.
+ */
+extern int cli_check_multifactor(const char *conf_path);
+
+/* Where a slurm.conf key is set: the last line that sets it. */
+typedef struct {
+	const char *key;	/* as slurm.conf spells it, case ignored */
+	char file[4096];	/* "" when no line sets it (the default) */
+	unsigned line;
+} cli_conf_loc_t;
+
+/*
+ * Find the last line of the slurm.conf 'conf_path' and its Include files
+ * that sets each of the 'cnt' keys of 'locs'. A locator only: the values
+ * come from Slurm's parser. CLI_OK, or CLI_ERROR after printing why a
+ * file cannot be read.
+ */
+extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
+			   size_t cnt);
 extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    const uint32_t *ids, uint32_t id_cnt,
 			    bool long_fmt);

@@ -7,6 +7,11 @@
 #    config=, case, comments, Include, the last line wins), multifactor,
 #    gridengine (the example file, --gridengine FILE, a bad file with
 #    file:line), a bad PriorityParameters, a missing slurm.conf;
+#  - check under multifactor (issue 14): each file of tests/cli/slurm-conf/
+#    read with Slurm's own parser (a table: exit status, a line printed):
+#    one per warning rule with FILE:LINE or FILE:(default), Include with a
+#    continuation and the time forms 0-4, 48:00:00 and a bare 7, a clean
+#    file, files Slurm's parser refuses (its error, exit 1);
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out
 #    with a reason, a summary at the end, the output passes `prism
@@ -207,13 +212,18 @@ has "$tmp/err" "$tmp/bad1.conf:2: USERCFG[bob] PRIORITY: 'lots' is not a number"
 sconf "$tmp/mf"
 run check --slurm-conf "$tmp/mf/slurm.conf"
 expect 0 "check without PriorityParameters"
-has "$tmp/out" "PriorityParameters: policy=multifactor reads no file" \
-	"no PriorityParameters: multifactor"
-sconf "$tmp/mf2" "PriorityParameters=policy=multifactor"
+has "$tmp/out" "$tmp/mf/slurm.conf: OK (policy=multifactor), 1 warning" \
+	"no PriorityParameters: multifactor checks slurm.conf"
+sconf "$tmp/mf2" "PriorityParameters=policy=multifactor" \
+	"PriorityWeightAge=1000"
 run check --slurm-conf "$tmp/mf2/slurm.conf"
 expect 0 "check policy=multifactor"
-has "$tmp/out" "PriorityParameters: policy=multifactor reads no file" \
-	"policy=multifactor reads no file"
+has "$tmp/out" "$tmp/mf2/slurm.conf: OK (policy=multifactor)" \
+	"policy=multifactor: slurm.conf's settings are checked"
+SLURM_CONF="$tmp/mf2/slurm.conf" run check
+expect 0 "check policy=multifactor with \$SLURM_CONF"
+has "$tmp/out" "$tmp/mf2/slurm.conf: OK (policy=multifactor)" \
+	"policy=multifactor: \$SLURM_CONF is checked without an argument"
 run check --slurm-conf "$tmp/mf2/slurm.conf" "$example"
 expect 1 "check --slurm-conf (multifactor) POLICYFILE"
 
@@ -278,6 +288,57 @@ run check --slurm-conf "$tmp/nowhere/slurm.conf"
 expect 1 "check a missing slurm.conf"
 has "$tmp/err" "$tmp/nowhere/slurm.conf: cannot open: No such file or directory" \
 	"a missing slurm.conf is named"
+
+# ---- check under multifactor: slurm.conf's priority settings -----------
+# each row: file|exit|a line of stdout (exit 0) or stderr (exit 1); @ is
+# the folder. The files say what each one holds.
+sc="$top_srcdir/tests/cli/slurm-conf"
+while IFS='|' read -r f want line; do
+	run check --slurm-conf "$sc/$f"
+	expect "$want" "check --slurm-conf $f"
+	[ "$want" = 0 ] && where=out || where=err
+	has "$tmp/$where" "${line//@/$sc}" "$f: $line"
+done <<'EOF'
+clean.conf|0|@/clean.conf: OK (policy=multifactor)
+clean.conf|0|  PriorityWeightTRES: CPU=1000,Mem=2000,GRES/gpu=5000
+sum.conf|0|@/sum.conf:5: warning: PriorityWeightFairshare=4000000000: the weights sum to 4300000000, more than a 32-bit priority holds (4294967295): Slurm cuts the highest priorities to 4294967295, where they tie
+allzero.conf|0|@/allzero.conf: warning: every PriorityWeight* is 0: every job's priority is 1, jobs run in submit order (FIFO)
+allzero.conf|0|@/allzero.conf: OK (policy=multifactor), 1 warning
+zero.conf|0|@/zero.conf:6: warning: PriorityFavorSmall=YES: PriorityWeightJobSize=0: the job-size factor it sets is never used
+zero.conf|0|@/zero.conf:7: warning: PriorityFlags=NO_FAIR_TREE,ACCRUE_ALWAYS: NO_FAIR_TREE with PriorityWeightFairshare=0: the fair-share factor it computes is never used
+zero.conf|0|@/zero.conf:8: warning: PriorityMaxAge=1-00:00:00: PriorityWeightAge=0: the age factor it scales is never used
+zero.conf|0|@/zero.conf:7: warning: PriorityFlags=NO_FAIR_TREE,ACCRUE_ALWAYS: ACCRUE_ALWAYS with PriorityWeightAge=0: the age it accrues is never used
+zero.conf|0|@/zero.conf: OK (policy=multifactor), 4 warnings
+maxage.conf|0|@/maxage.conf:7: warning: PriorityMaxAge=00:04:00: shorter than PriorityCalcPeriod=00:05:00: the age factor jumps from 0 to 1 between two recalculations
+default.conf|0|@/default.conf:(default): warning: PriorityMaxAge=7-00:00:00: shorter than PriorityCalcPeriod=8-00:00:00: the age factor jumps from 0 to 1 between two recalculations
+apart.conf|0|@/apart.conf:6: warning: PriorityWeightAge=100: adds at most 100 points where PriorityWeightFairshare=1000000000 adds up to 1000000000: it only reorders jobs whose other terms agree to one part in a million
+tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=gres/gpu=1000: gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: cpu,mem,energy,node,billing,fs/disk,vmem,pages): slurmctld stops on it
+tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=mem=0.001: the TRES factor is at most 1, so this term adds less than one point to an integer priority
+forms.conf|0|@/forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations
+forms.conf|0|  PriorityMaxAge 00:07:00, PriorityCalcPeriod 04:00:00
+forms.conf|0|  PriorityDecayHalfLife 2-00:00:00, PriorityUsageResetPeriod NONE
+forms.conf|0|  PriorityWeightTRES: cpu=100,mem=200
+forms.conf|0|@/forms.conf: OK (policy=multifactor), 1 warning
+decay.conf|1|prism: error: You have to either have PriorityDecayHalfLife != 0 or PriorityUsageResetPeriod set to something or the priority plugin will result in rolling over.
+bad.conf|1|prism: error: Bad value "soon" for PriorityMaxAge
+EOF
+# the clean file: nothing but the summary and OK
+run check --slurm-conf "$sc/clean.conf"
+if ! grep -q 'warning' "$tmp/out" && [ ! -s "$tmp/err" ]; then
+	ok "clean.conf: no warning"
+else
+	ko "clean.conf: $(cat "$tmp/out" "$tmp/err")"
+fi
+# a slurm.conf named without a folder: its Include is still found
+mkdir -p "$tmp/rel"
+cp "$sc/forms.conf" "$sc/forms-inc.conf" "$tmp/rel/"
+P_abs=$(cd "$(dirname "$P")" && pwd)/prism
+(cd "$tmp/rel" && "$P_abs" check --slurm-conf forms.conf >"$tmp/out" \
+	2>"$tmp/err")
+rc=$?
+expect 0 "check --slurm-conf forms.conf (no folder)"
+has "$tmp/out" "./forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations" \
+	"a relative slurm.conf: the Include file's line"
 
 # ---- convert -----------------------------------------------------------
 cat >"$tmp/moab.cfg" <<'EOF'

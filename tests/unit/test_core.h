@@ -33,5 +33,6 @@ extern Suite *lines_suite(void);
 extern Suite *names_suite(void);
 extern Suite *cols_suite(void);
 extern Suite *tres_str_suite(void);
+extern Suite *mf_check_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */
