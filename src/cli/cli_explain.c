@@ -1,11 +1,12 @@
 /*****************************************************************************\
- *  cli_explain.c - `prism explain`: Moab's mdiag -p view or Grid Engine's
- *  qstat -pri and -urg views of the pending jobs, from the running
- *  slurmctld. The controller's configuration says which policy file and
- *  StateSaveLocation the plugin uses; the job, sprio and partition RPCs
- *  give the records (PrivateData applies to them as to squeue and
- *  sprio); cli_diag.c (Moab) and cli_ge_diag.c (Grid Engine) build the
- *  view.
+ *  cli_explain.c - `prism explain`: the multifactor terms of each pending
+ *  job (cli_mf_view.c), Moab's mdiag -p view or Grid Engine's qstat -pri
+ *  and -urg views of the pending jobs, from the running slurmctld. The
+ *  controller's configuration says which policy file and
+ *  StateSaveLocation the plugin uses; the job, sprio, partition and
+ *  association RPCs give the records (PrivateData applies to them as to
+ *  squeue, sprio and sshare); cli_mf_view.c (multifactor), cli_diag.c
+ *  (Moab) and cli_ge_diag.c (Grid Engine) build the view.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -29,6 +30,10 @@
 
 static void _records_free(cli_records_t *r)
 {
+	free(r->assoc_recs);
+	free(r->qos_recs);
+	if (r->assocs)
+		slurm_free_assoc_mgr_info_msg(r->assocs);
 	free(r->factors);
 	if (r->parts)
 		slurm_free_partition_info_msg(r->parts);
@@ -93,6 +98,50 @@ static int _load_conf(cli_records_t *r)
 		return CLI_ERROR;
 	}
 	return CLI_OK;
+}
+
+/* The number of items of 'list' (NULL: none). */
+static uint32_t _list_count(list_t *list)
+{
+	return list ? (uint32_t) slurm_list_count(list) : 0;
+}
+
+/* The associations of r->assocs into r->assoc_recs; -1: out of memory. */
+static int _assoc_array(cli_records_t *r)
+{
+	uint32_t n = _list_count(r->assocs->assoc_list);
+	slurmdb_assoc_rec_t *rec;
+	list_itr_t *it;
+
+	r->assoc_recs = calloc((size_t) n + 1, sizeof(*r->assoc_recs));
+	if (!r->assoc_recs)
+		return -1;
+	if (!n)
+		return 0;
+	it = slurm_list_iterator_create(r->assocs->assoc_list);
+	while ((rec = slurm_list_next(it)) && r->assoc_cnt < n)
+		r->assoc_recs[r->assoc_cnt++] = rec;
+	slurm_list_iterator_destroy(it);
+	return 0;
+}
+
+/* The QOS of r->assocs into r->qos_recs; -1: out of memory. */
+static int _qos_array(cli_records_t *r)
+{
+	uint32_t n = _list_count(r->assocs->qos_list);
+	slurmdb_qos_rec_t *q;
+	list_itr_t *it;
+
+	r->qos_recs = calloc((size_t) n + 1, sizeof(*r->qos_recs));
+	if (!r->qos_recs)
+		return -1;
+	if (!n)
+		return 0;
+	it = slurm_list_iterator_create(r->assocs->qos_list);
+	while ((q = slurm_list_next(it)) && r->qos_cnt < n)
+		r->qos_recs[r->qos_cnt++] = q;
+	slurm_list_iterator_destroy(it);
+	return 0;
 }
 
 /* The jobs, sprio's rows (only 'ids' when given) and the partitions. */
@@ -162,6 +211,31 @@ static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 	while ((f = slurm_list_next(it)) && r->factor_cnt < n)
 		r->factors[r->factor_cnt++] = f;
 	slurm_list_iterator_destroy(it);
+	return CLI_OK;
+}
+
+/*
+ * The associations and QOS with their usage, as `scontrol show assoc_mgr`
+ * reads them (the controller applies PrivateData=usage as for sshare).
+ * A refusal is not an error: r->assoc_err says why, and the view says so.
+ */
+static int _load_assocs(cli_records_t *r)
+{
+	assoc_mgr_info_request_msg_t req = {
+		.flags = ASSOC_MGR_INFO_FLAG_ASSOC | ASSOC_MGR_INFO_FLAG_QOS,
+	};
+
+	if (slurm_load_assoc_mgr_info(&req, &r->assocs) != SLURM_SUCCESS) {
+		r->assocs = NULL;
+		snprintf(r->assoc_err, sizeof(r->assoc_err),
+			 "the controller refused the association records: %s",
+			 slurm_strerror(errno));
+		return CLI_OK;
+	}
+	if (_assoc_array(r) || _qos_array(r)) {
+		fprintf(stderr, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
 	return CLI_OK;
 }
 
@@ -267,8 +341,36 @@ static int _unreadable(const prism_error_t *err)
 	return CLI_ERROR;
 }
 
+extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
+				   const uint32_t *ids, uint32_t id_cnt,
+				   bool long_fmt, bool json)
+{
+	cli_mf_explain_t x = {
+		.conf = r->conf,
+		.now = time(NULL),
+		.jobs = r->jobs->job_array,
+		.job_cnt = r->jobs->record_count,
+		.factors = r->factors,
+		.factor_cnt = r->factor_cnt,
+		.parts = r->parts->partition_array,
+		.part_cnt = r->parts->record_count,
+		.assocs_read = r->assocs != NULL,
+		.assoc_err = r->assoc_err,
+		.assocs = r->assoc_recs,
+		.assoc_cnt = r->assoc_cnt,
+		.qos = r->qos_recs,
+		.qos_cnt = r->qos_cnt,
+		.ids = ids,
+		.id_cnt = id_cnt,
+		.json = json,
+	};
+
+	return cli_mf_explain_print(&x, stdout, stderr);
+}
+
 extern int cli_explain_ge(const cli_records_t *r, const char *path,
-			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt)
+			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt,
+			  bool json)
 {
 	prism_error_t err = { "" };
 	prism_ge_policy_t *ge = cli_ge_read(path, &err);
@@ -296,7 +398,7 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 
 extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    const uint32_t *ids, uint32_t id_cnt,
-			    bool long_fmt)
+			    bool long_fmt, bool json)
 {
 	prism_error_t err = { "" };
 	prism_moab_policy_t *pol = cli_moab_read(path, &err);
@@ -332,12 +434,13 @@ extern int cli_explain(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "long", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	cli_records_t r = { .conf = NULL };
 	const cli_policy_t *entry = NULL;
 	char path[PRISM_PARAMS_MAX + 64];
-	bool long_fmt = false;
+	bool long_fmt = false, json = false;
 	uint32_t *ids = NULL, id_cnt = 0;
 	int c, rc;
 
@@ -346,6 +449,8 @@ extern int cli_explain(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+l", opts, NULL)) != -1) {
 		if (c == 'l')
 			long_fmt = true;
+		else if (c == 'J')
+			json = true;
 		else
 			return cli_usage_error("explain: unknown option '%s'",
 					       argv[optind - 1]);
@@ -363,9 +468,16 @@ extern int cli_explain(int argc, char **argv)
 		       prism_policy_name(entry->kind), entry->explain_hint);
 		goto out;
 	}
+	if (json && !entry->json_ok) {
+		rc = cli_usage_error("explain: --json is not available under policy=%s",
+				     prism_policy_name(entry->kind));
+		goto out;
+	}
 	rc = _load_records(&r, ids, id_cnt);
+	if (!rc && entry->reads_assocs)
+		rc = _load_assocs(&r);
 	if (!rc)
-		rc = entry->explain(&r, path, ids, id_cnt, long_fmt);
+		rc = entry->explain(&r, path, ids, id_cnt, long_fmt, json);
 out:
 	_records_free(&r);
 	free(ids);

@@ -12,7 +12,9 @@ static const cli_policy_t policies[] = {
 	{
 		.kind = PRISM_POLICY_MULTIFACTOR,
 		.reads_file = false,
-		.explain_hint = "Prism computes Slurm's multifactor priorities; `sprio -l` shows them",
+		.explain = cli_explain_multifactor,
+		.json_ok = true,
+		.reads_assocs = true,
 	},
 	{
 		.kind = PRISM_POLICY_MOAB,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include <slurm/slurm.h>
+#include <slurm/slurmdb.h>
 
 #include "prism_cols.h"
 #include "prism_ge.h"
@@ -67,6 +68,15 @@ typedef struct {
 	partition_info_msg_t *parts;
 	priority_factors_object_t **factors;	/* sprio's rows */
 	uint32_t factor_cnt;
+	/* associations and QOS with their usage (scontrol show assoc_mgr);
+	 * NULL: not asked for, or refused (assoc_err says why); their
+	 * records in arrays for the views */
+	assoc_mgr_info_msg_t *assocs;
+	slurmdb_assoc_rec_t **assoc_recs;
+	uint32_t assoc_cnt;
+	slurmdb_qos_rec_t **qos_recs;
+	uint32_t qos_cnt;
+	char assoc_err[160];
 	bool slurm_inited;		/* slurm_init() was called */
 } cli_records_t;
 
@@ -82,11 +92,15 @@ typedef struct {
 	 * "OK"; CLI_OK, or CLI_ERROR after printing why. NULL iff
 	 * !reads_file. */
 	int (*check)(const char *path);
-	/* prism explain of the records 'r' under the file 'path'; NULL:
-	 * sprio shows it all, explain_hint says so. */
+	/* prism explain of the records 'r' under the file 'path' (--json:
+	 * 'json', only when json_ok); NULL: sprio shows it all, explain_hint
+	 * says so. */
 	int (*explain)(const cli_records_t *r, const char *path,
-		       const uint32_t *ids, uint32_t id_cnt, bool long_fmt);
+		       const uint32_t *ids, uint32_t id_cnt, bool long_fmt,
+		       bool json);
 	const char *explain_hint;
+	bool json_ok;			/* explain takes --json */
+	bool reads_assocs;		/* explain needs r->assocs */
 } cli_policy_t;
 
 /* The entry of 'kind' (never NULL: an unknown kind gets multifactor's). */
@@ -122,9 +136,13 @@ extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
 			   size_t cnt);
 extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    const uint32_t *ids, uint32_t id_cnt,
-			    bool long_fmt);
+			    bool long_fmt, bool json);
 extern int cli_explain_ge(const cli_records_t *r, const char *path,
-			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt);
+			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt,
+			  bool json);
+extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
+				   const uint32_t *ids, uint32_t id_cnt,
+				   bool long_fmt, bool json);
 
 extern int cli_check(int argc, char **argv);
 extern int cli_convert(int argc, char **argv);
@@ -296,5 +314,39 @@ extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
 			      const slurm_job_info_t *job, const char *part,
 			      prism_ge_job_t *in, double *amount);
+
+/* ---- explain: the multifactor view (cli_mf_view.c) ---- */
+
+/* Everything the multifactor view is built from; the caller owns it all. */
+typedef struct {
+	const slurm_conf_t *conf;	/* weights, PriorityMaxAge, flags */
+	time_t now;
+	const slurm_job_info_t *jobs;	/* every job the caller may see */
+	uint32_t job_cnt;
+	priority_factors_object_t *const *factors; /* sprio's rows */
+	uint32_t factor_cnt;
+	const partition_info_t *parts;
+	uint32_t part_cnt;
+	bool assocs_read;		/* false: not readable, see: */
+	const char *assoc_err;		/* why not */
+	slurmdb_assoc_rec_t *const *assocs; /* every one the caller may see */
+	uint32_t assoc_cnt;
+	slurmdb_qos_rec_t *const *qos;	/* every QOS */
+	uint32_t qos_cnt;
+	const uint32_t *ids;		/* the jobs asked for; none: all */
+	uint32_t id_cnt;
+	bool json;			/* JSON instead of text */
+} cli_mf_explain_t;
+
+/*
+ * Print one block per sprio row of the pending jobs of 'x' (each term:
+ * factor, weight, value, inputs; their sum; the fair-share path and Fair
+ * Tree rank) to 'out', as text or JSON. Returns CLI_OK, or CLI_ERROR
+ * with a message on 'err' per job asked for that has no row (not found,
+ * not pending, held) or when out of memory; the rows found are printed
+ * either way.
+ */
+extern int cli_mf_explain_print(const cli_mf_explain_t *x, FILE *out,
+				FILE *err);
 
 #endif /* PRISM_CLI_H */

@@ -22,7 +22,8 @@
 #    file check passes); the one-screen summary check prints;
 #  - explain: no controller (a slurm.conf naming an unused port, a
 #    SLURM_CONF that does not exist): "cannot reach slurmctld", exit 1,
-#    quickly, with either policy.
+#    quickly, with either policy, and with --json (no JSON printed);
+#    malformed job ids with --json are usage errors (exit 2).
 # The explain view itself is tested by tests/cli/test_cli_diag (records
 # made up there) and against a live controller by tests/cluster.
 set -u
@@ -81,7 +82,7 @@ has "$tmp/out" "prism $version (built for Slurm $slurm_ver)" \
 for a in --help -h help "check --help" "explain -h"; do
 	run $a
 	if [ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&
-		grep -q '^  explain \[-l | --long\] \[JOBID...\]' "$tmp/out"; then
+		grep -q '^  explain \[-l | --long\] \[--json\] \[JOBID...\]' "$tmp/out"; then
 		ok "prism $a prints the usage text"
 	else
 		ko "prism $a: exit $rc, usage text missing"
@@ -112,6 +113,10 @@ convert -x|convert: unknown option '-x'
 explain abc|explain: 'abc' is not a job id
 explain 12 0|explain: '0' is not a job id
 explain --frob|explain: unknown option '--frob'
+explain --json abc|explain: 'abc' is not a job id
+explain --json 12 -3|explain: '-3' is not a job id
+explain --json 4294967294|explain: '4294967294' is not a job id
+explain --jsonx|explain: unknown option '--jsonx'
 EOF
 
 # ---- check a policy file -----------------------------------------------
@@ -521,6 +526,19 @@ rc=$?
 expect 1 "explain with a SLURM_CONF that does not exist"
 has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
 	"a missing SLURM_CONF is named at once"
+# --json (policy=multifactor): the same error, and no half-written JSON
+start=$(date +%s)
+SLURM_CONF="$tmp/noctl/slurm.conf" timeout 60 "$P" explain --json 12 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$(($(date +%s) - start))
+expect 1 "explain --json without a controller"
+if grep -q "^prism: cannot reach slurmctld: " "$tmp/err" &&
+	[ ! -s "$tmp/out" ] && [ "$took" -le 30 ]; then
+	ok "explain --json says 'cannot reach slurmctld', prints no JSON"
+else
+	ko "explain --json without a controller: ${took}s, stdout $(wc -c <"$tmp/out") bytes, stderr: $(cat "$tmp/err")"
+fi
 # the same with policy=gridengine: the controller is asked first
 mkdir -p "$tmp/noctl-ge"
 sed 's/^ClusterName=noctl$/ClusterName=noctlge/' "$tmp/noctl/slurm.conf" \

@@ -4,7 +4,9 @@
  *  jobs (field by field, as the plugin reads its job records) and the
  *  mdiag -p view is printed: the table of the example policy's jobs,
  *  worked out by hand, and its notes; likewise into the Grid Engine
- *  core's jobs and the qstat -pri and -urg views (policy=gridengine).
+ *  core's jobs and the qstat -pri and -urg views (policy=gridengine);
+ *  and the multifactor view: terms, sum, fair-share path, Fair Tree rank
+ *  and reason, JSON, jobs asked for that have no row.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -695,6 +697,257 @@ START_TEST(test_ge_view)
 }
 END_TEST
 
+/* ---- the multifactor view -------------------------------------------- */
+
+#define OFF NICE_OFFSET
+
+static slurm_conf_t mf_conf = {
+	.priority_weight_age = 1000,
+	.priority_weight_fs = 10000,
+	.priority_weight_part = 10000,
+	.priority_max_age = 3600,
+	.priority_flags = PRIORITY_FLAGS_FAIR_TREE,
+};
+
+/* root -> physics (LF 0.5) -> daemon; root -> chem (LF 2) -> bin */
+static slurmdb_assoc_usage_t mf_usage[] = {
+	{ .shares_norm = 1, .usage_raw = 100, .usage_norm = NO_VAL,
+	  .usage_efctv = 1, .level_fs = NO_VAL },
+	{ .shares_norm = 0.6, .usage_raw = 90, .usage_norm = 0.9,
+	  .usage_efctv = 0.9, .level_fs = 0.5 },
+	{ .shares_norm = 1, .usage_raw = 90, .usage_norm = 0.9,
+	  .usage_efctv = 0.9, .level_fs = 1.0, .fs_factor = 0.5 },
+	{ .shares_norm = 0.4, .usage_raw = 10, .usage_norm = 0.1,
+	  .usage_efctv = 0.1, .level_fs = 2.0 },
+	{ .shares_norm = 1, .usage_raw = 10, .usage_norm = 0.1,
+	  .usage_efctv = 0.1, .level_fs = 1.0, .fs_factor = 1.0 },
+};
+
+static slurmdb_assoc_rec_t mf_assoc[] = {
+	{ .id = 1, .acct = "root", .shares_raw = 1, .usage = &mf_usage[0],
+	  .priority = NO_VAL },
+	{ .id = 2, .parent_id = 1, .acct = "physics", .shares_raw = 60,
+	  .usage = &mf_usage[1], .priority = NO_VAL },
+	{ .id = 3, .parent_id = 2, .acct = "physics", .user = "daemon",
+	  .shares_raw = 30, .usage = &mf_usage[2], .priority = NO_VAL },
+	{ .id = 4, .parent_id = 1, .acct = "chem", .shares_raw = 40,
+	  .usage = &mf_usage[3], .priority = NO_VAL },
+	{ .id = 5, .parent_id = 4, .acct = "chem", .user = "bin",
+	  .shares_raw = 20, .usage = &mf_usage[4], .priority = 7 },
+};
+
+static slurm_job_info_t mf_jobs[] = {
+	{ .job_id = 5, .user_id = 1, .user_name = "daemon",
+	  .account = "physics", .partition = "batch", .qos = "normal",
+	  .assoc_id = 3, .priority = 4833, .job_state = JOB_PENDING,
+	  .accrue_time = NOW - 1800, .num_cpus = 2, .num_nodes = 1,
+	  .nice = OFF, .tres_req_str = "cpu=2,mem=1000M,node=1" },
+	{ .job_id = 6, .user_id = 2, .user_name = "bin", .account = "chem",
+	  .partition = "fast", .qos = "normal", .assoc_id = 5,
+	  .priority = 19900, .job_state = JOB_PENDING, .num_cpus = 1,
+	  .num_nodes = 1, .nice = OFF + 100 },
+	{ .job_id = 7, .user_id = 2, .user_name = "bin", .account = "chem",
+	  .partition = "fast", .assoc_id = 5, .priority = 100,
+	  .job_state = JOB_RUNNING },
+};
+
+/* sprio's rows of jobs 5 and 6 (22.05's layout, or 24.11's) */
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+static priority_factors_t mf_pf[] = {
+	{ .priority_age = 500, .priority_fs = 10000.0 / 3,
+	  .priority_part = 1000, .priority_site = OFF, .nice = OFF },
+	{ .priority_fs = 10000, .priority_part = 10000,
+	  .priority_site = OFF, .nice = OFF + 100 },
+};
+static priority_factors_object_t mf_rows[] = {
+	{ .job_id = 5, .partition = "batch", .prio_factors = &mf_pf[0] },
+	{ .job_id = 6, .partition = "fast", .prio_factors = &mf_pf[1] },
+};
+#else
+static priority_factors_object_t mf_rows[] = {
+	{ .job_id = 5, .partition = "batch", .priority_age = 500,
+	  .priority_fs = 10000.0 / 3, .priority_part = 1000,
+	  .priority_site = OFF, .nice = OFF },
+	{ .job_id = 6, .partition = "fast", .priority_fs = 10000,
+	  .priority_part = 10000, .priority_site = OFF, .nice = OFF + 100 },
+};
+#endif
+
+static void _mf_explain(cli_mf_explain_t *x)
+{
+	static slurmdb_assoc_rec_t *assocs[N(mf_assoc)];
+	static priority_factors_object_t *rows[N(mf_rows)];
+
+	for (int i = 0; i < N(mf_assoc); i++)
+		assocs[i] = &mf_assoc[i];
+	for (int i = 0; i < N(mf_rows); i++)
+		rows[i] = &mf_rows[i];
+	*x = (cli_mf_explain_t) {
+		.conf = &mf_conf,
+		.now = NOW,
+		.jobs = mf_jobs,
+		.job_cnt = N(mf_jobs),
+		.factors = rows,
+		.factor_cnt = N(mf_rows),
+		.parts = parts,
+		.part_cnt = N(parts),
+		.assocs_read = true,
+		.assocs = assocs,
+		.assoc_cnt = N(mf_assoc),
+	};
+}
+
+/* Print 'x' into a new string (freed by the caller), its errors into
+ * *err_text (likewise), checking the return code. */
+static char *_mf_print(const cli_mf_explain_t *x, int want_rc,
+		       char **err_text)
+{
+	char *text = NULL;
+	size_t len = 0, err_len = 0;
+	FILE *out = open_memstream(&text, &len);
+	FILE *err = open_memstream(err_text, &err_len);
+
+	ck_assert_int_eq(cli_mf_explain_print(x, out, err), want_rc);
+	fclose(out);
+	fclose(err);
+	return text;
+}
+
+/* Each line the view must hold. */
+static const char *mf_lines[] = {
+	"job 5  user daemon  account physics  partition batch  QOS normal  priority 4833\n",
+	"  age              0.500000       1000       500.00  accruing since ",
+	"  fairshare        0.333333      10000      3333.33  daemon (physics): fair-share factor 0.500000 (path below)\n",
+	"  partition        0.100000      10000      1000.00  partition batch PriorityJobFactor 1, over the highest\n",
+	"  sum           500.00 + 3333.33 + 1000.00 = 4833.33 -> 4833; controller 4833: adds up\n",
+	"    root                              -    1.000000           100          -    1.000000          -              -\n",
+	"    daemon (physics)                 30    1.000000            90   0.900000    0.900000   0.500000       1.000000\n",
+	"  Fair Tree rank 2 of 2 user associations (fair-share factor 0.500000 = 1/2)\n",
+	"    ranked above it: bin (chem); under root, physics has level fair-share 0.5 < chem's 2\n",
+	"  nice                    -          -      -100.00  nice 100\n",
+	"  sum           10000.00 + 10000.00 - 100.00 = 19900.00 -> 19900; controller 19900: adds up\n",
+	"  assoc            0.000000          0         0.00  bin (chem) priority 7, over the highest\n",
+	"    ranked below it: daemon (physics); under root, chem has level fair-share 2 > physics's 0.5\n",
+};
+
+START_TEST(test_mf_view)
+{
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	text = _mf_print(&x, CLI_OK, &err);
+	for (int i = 0; i < N(mf_lines); i++)
+		ck_assert_msg(strstr(text, mf_lines[i]), "no line '%s' in:\n%s",
+			      mf_lines[i], text);
+	ck_assert_str_eq(err, "");
+	free(text);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_mf_view_ids)
+{
+	static const uint32_t ids[] = { 6, 99, 7 };
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	x.ids = ids;
+	x.id_cnt = N(ids);
+	text = _mf_print(&x, CLI_ERROR, &err);
+	ck_assert_ptr_nonnull(strstr(text, "job 6  user bin"));
+	ck_assert_ptr_null(strstr(text, "job 5 "));
+	ck_assert_str_eq(err,
+			 "prism: job 99: not found (or not visible to you)\n"
+			 "prism: job 7: not pending (RUNNING): only pending jobs have priority terms\n");
+	free(text);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_mf_view_no_assocs)
+{
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	x.assocs_read = false;
+	x.assoc_cnt = 0;
+	x.assoc_err = "refused";
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_ptr_nonnull(strstr(text, "note: the association records could not be read (refused): fair-share paths are not shown.\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  fair-share path: not available: refused\n"));
+	ck_assert_ptr_null(strstr(text, "Fair Tree rank"));
+	free(text);
+	free(err);
+
+	/* only the user's own association visible (PrivateData=usage) */
+	_mf_explain(&x);
+	x.assocs += 2;
+	x.assoc_cnt = 1;
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_ptr_nonnull(strstr(text, "    (the associations above daemon (physics) are not visible to you)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  Fair Tree rank: not available (the association tree is not fully visible to you)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  fair-share path: not available: association 5 of the job is not visible to you\n"));
+	free(text);
+	free(err);
+}
+END_TEST
+
+/* An admin-set priority (scontrol update job priority=N): no terms. */
+START_TEST(test_mf_view_admin)
+{
+	static const uint32_t ids[] = { 6 };
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	x.ids = ids;
+	x.id_cnt = N(ids);
+	mf_rows[1].direct_prio = 5000;
+	mf_jobs[1].priority = 5000;
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_ptr_nonnull(strstr(text, "job 6  user bin  account chem  partition fast  QOS normal  priority 5000\n  priority set by an administrator (5000): no terms\n"));
+	free(text);
+	free(err);
+	x.json = true;
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_ptr_nonnull(strstr(text, "\"admin_priority\":5000,"));
+	ck_assert_ptr_nonnull(strstr(text, "\"sum\":5000,\"priority\":5000,\"clamped\":0,\"adds_up\":true,"));
+	free(text);
+	free(err);
+	mf_rows[1].direct_prio = 0;
+	mf_jobs[1].priority = 19900;
+}
+END_TEST
+
+START_TEST(test_mf_view_json)
+{
+	static const char *want[] = {
+		"{\"policy\":\"multifactor\",\"time\":1800000000,\"jobs\":[{\"job_id\":5,\"user\":\"daemon\",",
+		"{\"term\":\"age\",\"factor\":0.5,\"weight\":1000,\"value\":500,",
+		"{\"term\":\"nice\",\"factor\":null,\"weight\":null,\"value\":-100,\"inputs\":\"nice 100\"}",
+		"\"priority\":4833,\"clamped\":0,\"adds_up\":true,",
+		"\"fairshare\":{\"algorithm\":\"fair_tree\",\"error\":null,\"path\":[{\"account\":\"root\",\"user\":null,",
+		"\"rank\":{\"rank\":2,\"users\":2,\"tied\":0,\"above\":{\"other\":{\"account\":\"chem\",\"user\":\"bin\",",
+		"\"tie\":false},\"below\":null}",
+		"]}\n",
+	};
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	x.json = true;
+	text = _mf_print(&x, CLI_OK, &err);
+	for (int i = 0; i < N(want); i++)
+		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s",
+			      want[i], text);
+	free(text);
+	free(err);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("cli_diag");
@@ -708,6 +961,11 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_view_empty);
 	tcase_add_test(tc, test_ge_inputs);
 	tcase_add_test(tc, test_ge_view);
+	tcase_add_test(tc, test_mf_view);
+	tcase_add_test(tc, test_mf_view_ids);
+	tcase_add_test(tc, test_mf_view_no_assocs);
+	tcase_add_test(tc, test_mf_view_json);
+	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);
 	return s;
 }

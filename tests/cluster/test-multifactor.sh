@@ -49,6 +49,12 @@
 #       after a slurmctld restart continue from before it (slurmctld adds
 #       the whole limit again; the plugin takes off what ran), follow the
 #       elapsed time after the next pass, and the 2nd job stays held.
+#   (i) `prism explain --json` agrees with sprio -l for every pending job
+#       (check-explain-mf.py): each term as sprio prints it, the sum is
+#       sprio's PRIORITY and adds up to squeue's priority, and the
+#       fair-share path runs from root through the job's account to its
+#       user with a Fair Tree rank; captured while no pass runs (sprio the
+#       same before and after). Only under priority/prism.
 # A "recalculation pass" is detected from outside as a change of any
 # RawUsage value in sshare (nothing else changes usage).
 #
@@ -71,6 +77,8 @@
 #                              can override them)
 #   PRISM_TEST_HALF_LIFE_MIN   PriorityDecayHalfLife in minutes (default 10)
 #   PRISM_KEEP_DIR             keep the cluster dir even on success
+#   PRISM_CLI                  the prism command for (i) (default: the
+#                              build's src/cli/prism, else prism)
 #   PRISM_SLURMCTLD_DEBUG      as for cluster-start.sh; below debug3 the
 #                              plugin-load checks fall back to PriorityType
 # Typical runtime: about 11 minutes (ten calc periods plus restarts).
@@ -85,6 +93,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $(id -u) -eq 0 ]] || die "must run as root"
 
 REPO=$(cd "$HERE/../.." && pwd)
+CLI=${PRISM_CLI:-$REPO/src/cli/prism}
+[[ -x $CLI ]] || CLI=$(command -v prism || echo "$REPO/src/cli/prism")
 PRIORITY_TYPE=${PRISM_PRIORITY_TYPE:-priority/prism}
 export PRISM_PRIORITY_TYPE=$PRIORITY_TYPE
 if [[ -n ${PRISM_OTHER_PRIORITY_TYPE:-} ]]; then
@@ -553,6 +563,35 @@ holds 'a > b' "a=$fs_unused" "b=$fs_used" 2>/dev/null || ok=1
 holds 'a > b' "a=${q_unused:-x}" "b=${q_used:-x}" 2>/dev/null || ok=1
 check "(c) unused user (root) outranks used user (daemon) in physics" "$ok" \
     "FAIRSHARE root job $JC_UNUSED=$fs_unused > daemon job $JC_USED=$fs_used; priority $q_unused > $q_used; states $st_unused/$st_used"
+
+# ---------------------------------------------------------------- (i)
+# prism explain --json against sprio -l, captured between two identical
+# sprio captures (no pass in between; a few tries).
+explain_vs_sprio() {
+    local d=$DIR/captures/explain try
+    mkdir -p "$d"
+    for try in 1 2 3; do
+        sprio -l -h >"$d/sprio" 2>&1 || true
+        "$CLI" explain --json >"$d/explain.json" 2>"$d/explain.err" || true
+        squeue -h -t PD -o '%i %Q %u %a' >"$d/squeue" 2>&1 || true
+        sprio -l -h 2>&1 | cmp -s - "$d/sprio" && break
+        log "(i) a pass ran during the capture (try $try)"
+    done
+    cat "$d/explain.err"
+    python3 "$HERE/check-explain-mf.py" "$d/sprio" "$d/explain.json" \
+        "$d/squeue"
+}
+if [[ $PRIORITY_TYPE != priority/prism ]]; then
+    log "(i) skipped: prism explain needs priority/prism, not $PRIORITY_TYPE"
+elif [[ ! -x $CLI ]] || ! command -v python3 >/dev/null 2>&1; then
+    check "(i) prism explain --json agrees with sprio -l" 1 \
+        "no prism command at $CLI or no python3"
+else
+    "$CLI" explain "$JC_USED" || true
+    detail=$(explain_vs_sprio 2>&1) && ok=0 || ok=1
+    check "(i) prism explain --json agrees with sprio -l" "$ok" \
+        "$(tr '\n' ';' <<<"$detail")"
+fi
 
 # ---------------------------------------------------------------- (b)
 phase "(b) drain, decay pass"

@@ -37,6 +37,8 @@ int main(void)
 	srunner_add_suite(runner, tres_str_suite());
 	srunner_add_suite(runner, saved_policy_suite());
 	srunner_add_suite(runner, mf_check_suite());
+	srunner_add_suite(runner, mf_explain_suite());
+	srunner_add_suite(runner, json_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

@@ -34,5 +34,7 @@ extern Suite *names_suite(void);
 extern Suite *cols_suite(void);
 extern Suite *tres_str_suite(void);
 extern Suite *mf_check_suite(void);
+extern Suite *mf_explain_suite(void);
+extern Suite *json_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */
