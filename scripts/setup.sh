@@ -22,6 +22,8 @@ packages=(
 	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin
 	# the cluster test
 	munge mariadb-server mariadb-client procps
+	# tests/cluster/check-explain-mf.py
+	python3
 	# the fuzz targets
 	clang libclang-rt-dev
 	# the memory checks (tests/sanitize)
