@@ -3,9 +3,11 @@
 #
 # Start a loopback Prism cluster in DIR (default: a new mktemp -d dir under
 # /tmp), submit a small demo workload (several users and accounts, both
-# partitions, QOS, one held job), wait a bit and show squeue, sprio -l and
-# sshare -l.  The cluster is LEFT RUNNING; the command to stop it is printed
-# at the end.  Same environment variables as cluster-start.sh
+# partitions, QOS, one held job), wait until the jobs that fill the nodes
+# have been charged to their users (fair-share at work), and show squeue,
+# sprio -l, sshare -l and `prism explain` of one pending job (its terms and
+# its path through the Fair Tree).  The cluster is LEFT RUNNING; the command
+# to stop it is printed at the end.  Same environment variables as cluster-start.sh
 # (PRISM_PLUGIN_DIR, PRISM_PRIORITY_TYPE, PRISM_SLURM_CONF_EXTRA, ...);
 # PRISM_DEMO_WAIT sets the pause before the report (default 10 s).
 
@@ -25,21 +27,29 @@ else
     DIR=$(mktemp -d "${TMPDIR:-/tmp}/prism-demo.XXXXXX")
 fi
 
-# The demo weighs QOS and job size too, and ages jobs over 10 minutes, so
-# the factor columns of sprio show more than the partition term.
-export PRISM_SLURM_CONF_EXTRA="${PRISM_SLURM_CONF_EXTRA:-PriorityWeightQOS=2000
+# The demo weighs fair-share, QOS and job size too, and ages jobs over 10
+# minutes, so the factor columns of sprio show more than the partition term.
+export PRISM_SLURM_CONF_EXTRA="${PRISM_SLURM_CONF_EXTRA:-PriorityWeightFairshare=5000
+PriorityWeightQOS=2000
 PriorityWeightJobSize=500
 PriorityMaxAge=10}"
+CLI=$(cd "$HERE/../.." && pwd)/src/cli/prism
+[[ -x $CLI ]] || CLI=$(command -v prism || true)
 "$HERE/cluster-start.sh" "$DIR"
 # shellcheck source=/dev/null
 . "$DIR/env"
 
 log "submitting demo workload"
-# Occupy every node so the rest of the workload stays pending.
+# Occupy every node so the rest of the workload stays pending: daemon
+# (account physics) takes all nodes but one, bin (chem) the last, so their
+# usage, and with it their fair-share, differs once a pass has charged it.
 BUSY=()
-for n in $(sinfo -h -N -p low -o '%N' | sort -u); do
-    BUSY+=("$(submit_as root -p low -w "$n" -N 1 --exclusive -J busy \
-        -o /dev/null --chdir="$DIR/out" --wrap 'sleep 600')")
+nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
+for i in "${!nodes[@]}"; do
+    user=daemon
+    ((i < ${#nodes[@]} - 1)) || user=bin
+    BUSY+=("$(submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive \
+        -J busy -o /dev/null --chdir="$DIR/out" --wrap 'sleep 600')")
 done
 busy_running() {
     local n
@@ -60,6 +70,13 @@ submit_as root -A chem -p low -n 1 -J root-chem -o /dev/null --chdir="$DIR/out" 
 wait_s=${PRISM_DEMO_WAIT:-10}
 log "waiting ${wait_s}s"
 sleep "$wait_s"
+# the first pass that charges the busy jobs (PriorityCalcPeriod=1 minute)
+charged() {
+    sshare -h -P -a -o User,RawUsage | awk -F'|' '$1 == "daemon" && $2 > 0 { ok = 1 } END { exit !ok }'
+}
+log "waiting for a recalculation pass to charge the running jobs"
+wait_for 150 "usage charged" charged ||
+    log "WARNING: no usage charged yet; fair-share is still even"
 
 echo "=== squeue"
 squeue -o '%.6i %.9P %.12j %.8u %.8a %.6q %.8T %.10Q %r'
@@ -67,6 +84,12 @@ echo "=== sprio -l"
 sprio -l
 echo "=== sshare -a -l"
 sshare -a -l
+if [[ -n $CLI ]]; then
+    # the pending job of the user with no usage: why it leads (or not)
+    job=$(squeue -h -t PD -u nobody -o '%i %Q' | awk '$2 > 0 { print $1; exit }')
+    echo "=== prism explain ${job:-}"
+    "$CLI" explain ${job:+"$job"} || true
+fi
 echo
 echo "The cluster is still running.  Use it with:"
 echo "  . $DIR/env"
