@@ -3,7 +3,9 @@
 #
 # Checks `prism explain --json` (policy=multifactor) against what Slurm's
 # own clients show, captured in files by the cluster test:
-#   SPRIO         `sprio -l -h` (one row per job and partition)
+#   SPRIO         `sprio -h -o '%i %r %u %Y %S %A %B %F %J %P %Q %N %T'`
+#                 (one row per job and partition; -l's columns differ
+#                 between Slurm releases)
 #   EXPLAIN_JSON  `prism explain --json`
 #   SQUEUE        `squeue -h -t PD -o '%i %Q %u %a'`
 # For every sprio row: a block for the same job and partition (an
