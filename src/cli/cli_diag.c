@@ -634,3 +634,16 @@ out:
 	free(sorted);
 	return rc;
 }
+
+/* The TRES names and weights of sprio's row 'f' (Slurm versions differ). */
+extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
+			 double **weights)
+{
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+	*names = f->prio_factors ? f->prio_factors->tres_names : NULL;
+	*weights = f->prio_factors ? f->prio_factors->tres_weights : NULL;
+#else
+	*names = f->tres_names;
+	*weights = f->tres_weights;
+#endif
+}

@@ -46,7 +46,8 @@ static void _records_free(cli_records_t *r)
 }
 
 /* Read the job ids of argv[optind..] into a new array *ids. */
-static int _job_ids(int argc, char **argv, uint32_t **ids, uint32_t *cnt)
+static int _job_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
+		    uint32_t *cnt)
 {
 	*cnt = 0;
 	*ids = calloc((size_t) argc + 1, sizeof(**ids));
@@ -65,8 +66,8 @@ static int _job_ids(int argc, char **argv, uint32_t **ids, uint32_t *cnt)
 		    v >= NO_VAL) {
 			free(*ids);
 			*ids = NULL;
-			return cli_usage_error("explain: '%s' is not a job id",
-					       s);
+			return cli_usage_error("%s: '%s' is not a job id",
+					       cmd, s);
 		}
 		(*ids)[(*cnt)++] = (uint32_t) v;
 	}
@@ -455,7 +456,7 @@ extern int cli_explain(int argc, char **argv)
 			return cli_usage_error("explain: unknown option '%s'",
 					       argv[optind - 1]);
 	}
-	rc = _job_ids(argc, argv, &ids, &id_cnt);
+	rc = _job_ids("explain", argc, argv, &ids, &id_cnt);
 	if (rc)
 		return rc;
 	rc = _load_conf(&r);
@@ -479,6 +480,42 @@ extern int cli_explain(int argc, char **argv)
 	if (!rc)
 		rc = entry->explain(&r, path, ids, id_cnt, long_fmt, json);
 out:
+	_records_free(&r);
+	free(ids);
+	if (r.slurm_inited)
+		slurm_fini();
+	return rc;
+}
+
+extern int cli_compare(int argc, char **argv)
+{
+	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
+	cli_records_t r = { .conf = NULL };
+	const cli_policy_t *entry = NULL;
+	char path[PRISM_PARAMS_MAX + 64];
+	uint32_t *ids = NULL, id_cnt = 0;
+	int rc;
+
+	opterr = 0;
+	optind = 1;
+	if (getopt_long(argc, argv, "+", opts, NULL) != -1)
+		return cli_usage_error("compare: unknown option '%s'",
+				       argv[optind - 1]);
+	rc = _job_ids("compare", argc, argv, &ids, &id_cnt);
+	if (rc)
+		return rc;
+	if (id_cnt != 2 || ids[0] == ids[1]) {
+		free(ids);
+		return cli_usage_error("compare: needs two different job ids");
+	}
+	rc = _load_conf(&r);
+	if (!rc)
+		rc = _policy(r.conf, &entry, path, sizeof(path));
+	if (!rc)
+		rc = _load_records(&r, ids, id_cnt);
+	if (!rc)
+		rc = cli_compare_print(&r, entry->kind, ids[0], ids[1], stdout,
+				       stderr);
 	_records_free(&r);
 	free(ids);
 	if (r.slurm_inited)

@@ -102,19 +102,6 @@ static bool _unset_ld(long double v)
 	       fabsl(v - (long double) INFINITE) < 1;
 }
 
-/* The TRES names and weights of sprio's row 'f' (Slurm versions differ). */
-static void _row_tres(const priority_factors_object_t *f, char ***names,
-		      double **weights)
-{
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
-	*names = f->prio_factors ? f->prio_factors->tres_names : NULL;
-	*weights = f->prio_factors ? f->prio_factors->tres_weights : NULL;
-#else
-	*names = f->tres_names;
-	*weights = f->tres_weights;
-#endif
-}
-
 /* The QOS of sprio's row 'f' of 'job' (24.11 rows carry their own). */
 static const char *_row_qos(const priority_factors_object_t *f,
 			    const slurm_job_info_t *job)
@@ -401,7 +388,7 @@ static uint32_t _terms(const cli_mf_explain_t *x, const _tree_t *t,
 	_part_inputs(x, f, terms[n++].inputs, INPUTS_LEN);
 	_term(&terms[n], "qos", c->qos, cf->priority_weight_qos, true);
 	_qos_inputs(x, _row_qos(f, job), terms[n++].inputs, INPUTS_LEN);
-	_row_tres(f, &names, &weights);
+	cli_row_tres(f, &names, &weights);
 	for (uint32_t i = 0; c->tres && i < c->tres_cnt; i++) {
 		char name[64];
 

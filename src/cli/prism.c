@@ -87,6 +87,14 @@ static const char usage_text[] =
 	"      recomputed at the plugin's last pass; --long adds nothing there.\n"
 	"      --json is for policy=multifactor only.\n"
 	"\n"
+	"  compare JOBID OTHERJOBID\n"
+	"      Which terms decide the order of two pending jobs, under any\n"
+	"      policy: each of sprio's columns for both (in a partition they\n"
+	"      share, else each one's first), the difference, the terms that\n"
+	"      decide alone (without one of them the order turns) or, when\n"
+	"      none does, those in the leader's favour. A JOBID not found or\n"
+	"      not pending is an error (exit 1).\n"
+	"\n"
 	"  help\n"
 	"      Print this text.\n"
 	"\n"
@@ -139,6 +147,7 @@ int main(int argc, char **argv)
 		{ "check", cli_check },
 		{ "convert", cli_convert },
 		{ "explain", cli_explain },
+		{ "compare", cli_compare },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

@@ -233,6 +233,22 @@ extern void cli_first_part_copy(char *buf, size_t size, const char *list);
  * admin-set priority, the TRES columns), for a policy's decoder. */
 extern void cli_cols_read(const priority_factors_object_t *f, prism_cols_t *c);
 
+/* The TRES names and weights of sprio's row 'f' into *names and *weights
+ * (the row's own arrays, or NULL; Slurm versions keep them apart). */
+extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
+			 double **weights);
+
+/*
+ * prism compare (cli_compare.c): the sprio rows of jobs 'a' and 'b' in
+ * 'r' (in a partition both share, else each one's first) term by term
+ * under policy 'kind', the difference of each and the terms that decide
+ * their order, to 'out'. CLI_OK, or CLI_ERROR with one line on 'err' per
+ * job that has no row (not found, not pending, held).
+ */
+extern int cli_compare_print(const cli_records_t *r, prism_policy_t kind,
+			     uint32_t a, uint32_t b, FILE *out, FILE *err);
+extern int cli_compare(int argc, char **argv);
+
 /* ---- explain: from the controller's records to the mdiag -p view ---- */
 
 /* Everything the explain view is built from; the caller owns it all. */

@@ -117,6 +117,12 @@ explain --json abc|explain: 'abc' is not a job id
 explain --json 12 -3|explain: '-3' is not a job id
 explain --json 4294967294|explain: '4294967294' is not a job id
 explain --jsonx|explain: unknown option '--jsonx'
+compare|compare: needs two different job ids
+compare 12|compare: needs two different job ids
+compare 12 12|compare: needs two different job ids
+compare 1 2 3|compare: needs two different job ids
+compare abc 2|compare: 'abc' is not a job id
+compare --frob 1 2|compare: unknown option '--frob'
 EOF
 
 # ---- check a policy file -----------------------------------------------

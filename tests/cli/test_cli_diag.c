@@ -846,6 +846,105 @@ START_TEST(test_mf_view)
 }
 END_TEST
 
+/* prism compare of two of mf_jobs, under 'kind', into a new string. */
+static char *_compare(uint32_t a, uint32_t b, prism_policy_t kind,
+		      int want_rc, char **err_text)
+{
+	static priority_factors_object_t *rows[N(mf_rows)];
+	job_info_msg_t jobs = { .record_count = N(mf_jobs),
+				.job_array = mf_jobs };
+	cli_records_t r = { .jobs = &jobs, .factors = rows,
+			    .factor_cnt = N(mf_rows) };
+	char *text = NULL;
+	size_t len = 0, err_len = 0;
+	FILE *out = open_memstream(&text, &len);
+	FILE *err = open_memstream(err_text, &err_len);
+
+	for (int i = 0; i < N(mf_rows); i++)
+		rows[i] = &mf_rows[i];
+	ck_assert_int_eq(cli_compare_print(&r, kind, a, b, out, err),
+			 want_rc);
+	fclose(out);
+	fclose(err);
+	return text;
+}
+
+/* job 5: age 500, fairshare 3333.33, partition 1000; job 6: fairshare
+ * 10000, partition 10000, nice 100 */
+static const char *cmp_lines[] = {
+	"job 5 (partition batch) priority 4833  vs  job 6 (partition fast) priority 19900\n",
+	"  partition                     1000.00       10000.00       -9000.00\n",
+	"  fairshare                     3333.33       10000.00       -6666.67\n",
+	"  age                            500.00           0.00        +500.00\n",
+	"  nice                             0.00        -100.00        +100.00\n",
+	"  job 6 ranks above job 5 by 15067: 15666.67 in its favour, 600.00 against\n",
+	"  no term decides alone; together: partition (9000.00), fairshare (6666.67)\n",
+};
+
+START_TEST(test_compare)
+{
+	char *err = NULL, *text;
+
+	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
+	for (int i = 0; i < N(cmp_lines); i++)
+		ck_assert_msg(strstr(text, cmp_lines[i]), "no line '%s' in:\n%s",
+			      cmp_lines[i], text);
+	ck_assert_str_eq(err, "");
+	free(text);
+	free(err);
+	/* the same pair under Moab: its components' names */
+	text = _compare(6, 5, PRISM_POLICY_MOAB, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "  PARTITION (ATTR)             10000.00        1000.00       +9000.00\n"),
+		      "%s", text);
+	free(text);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_compare_decides)
+{
+	char *err = NULL, *text;
+	double fs = mf_rows[0].
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+		prio_factors->
+#endif
+		priority_fs;
+
+	/* job 5's fair-share raised past the gap: fair-share alone decides */
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+	mf_rows[0].prio_factors->priority_fs = 30000;
+#else
+	mf_rows[0].priority_fs = 30000;
+#endif
+	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
+#if CLI_SLURM_AT_LEAST(24, 11, 0)
+	mf_rows[0].prio_factors->priority_fs = fs;
+#else
+	mf_rows[0].priority_fs = fs;
+#endif
+	ck_assert_msg(strstr(text, "  fairshare                    30000.00       10000.00      +20000.00  decides\n") &&
+			      strstr(text, "  decided by: fairshare (20000.00)\n"),
+		      "%s", text);
+	free(text);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_compare_bad)
+{
+	char *err = NULL, *text;
+
+	text = _compare(5, 7, PRISM_POLICY_MULTIFACTOR, CLI_ERROR, &err);
+	ck_assert_str_eq(err, "prism: job 7: not pending: only pending jobs are ranked\n");
+	free(text);
+	free(err);
+	text = _compare(99, 5, PRISM_POLICY_MULTIFACTOR, CLI_ERROR, &err);
+	ck_assert_str_eq(err, "prism: job 99: not found (or not visible to you)\n");
+	free(text);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_mf_view_ids)
 {
 	static const uint32_t ids[] = { 6, 99, 7 };
@@ -965,6 +1064,9 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_mf_view_ids);
 	tcase_add_test(tc, test_mf_view_no_assocs);
 	tcase_add_test(tc, test_mf_view_json);
+	tcase_add_test(tc, test_compare);
+	tcase_add_test(tc, test_compare_decides);
+	tcase_add_test(tc, test_compare_bad);
 	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);
 	return s;

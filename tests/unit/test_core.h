@@ -36,5 +36,6 @@ extern Suite *tres_str_suite(void);
 extern Suite *mf_check_suite(void);
 extern Suite *mf_explain_suite(void);
 extern Suite *json_suite(void);
+extern Suite *compare_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */
