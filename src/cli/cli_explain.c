@@ -342,11 +342,11 @@ static int _unreadable(const prism_error_t *err)
 	return CLI_ERROR;
 }
 
-extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
-				   const uint32_t *ids, uint32_t id_cnt,
-				   bool long_fmt, bool json)
+/* The multifactor view's input from the records 'r'. */
+static cli_mf_explain_t _mf_input(const cli_records_t *r, const uint32_t *ids,
+				  uint32_t id_cnt, bool json)
 {
-	cli_mf_explain_t x = {
+	return (cli_mf_explain_t) {
 		.conf = r->conf,
 		.now = time(NULL),
 		.jobs = r->jobs->job_array,
@@ -365,6 +365,13 @@ extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 		.id_cnt = id_cnt,
 		.json = json,
 	};
+}
+
+extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
+				   const uint32_t *ids, uint32_t id_cnt,
+				   bool long_fmt, bool json)
+{
+	cli_mf_explain_t x = _mf_input(r, ids, id_cnt, json);
 
 	return cli_mf_explain_print(&x, stdout, stderr);
 }
@@ -513,9 +520,16 @@ extern int cli_compare(int argc, char **argv)
 		rc = _policy(r.conf, &entry, path, sizeof(path));
 	if (!rc)
 		rc = _load_records(&r, ids, id_cnt);
+	if (!rc && entry->reads_assocs)
+		rc = _load_assocs(&r);
 	if (!rc)
 		rc = cli_compare_print(&r, entry->kind, ids[0], ids[1], stdout,
 				       stderr);
+	if (!rc && entry->kind == PRISM_POLICY_MULTIFACTOR) {
+		cli_mf_explain_t x = _mf_input(&r, ids, id_cnt, false);
+
+		rc = cli_mf_fairshare_why(&x, ids[0], ids[1], stdout);
+	}
 	_records_free(&r);
 	free(ids);
 	if (r.slurm_inited)

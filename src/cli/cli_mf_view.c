@@ -966,6 +966,61 @@ static void _txt_header(const cli_mf_explain_t *x, FILE *out)
 	fputc('\n', out);
 }
 
+/* The user association of pending job 'id' in 't', or PRISM_MF_NONE. */
+static uint32_t _id_assoc(const cli_mf_explain_t *x, const _tree_t *t,
+			  uint32_t id)
+{
+	for (uint32_t i = 0; i < x->job_cnt; i++)
+		if (x->jobs[i].job_id == id)
+			return _job_assoc(t, &x->jobs[i]);
+	return PRISM_MF_NONE;
+}
+
+/* Where Fair Tree ordered the associations 'ka' and 'kb' (valid, users). */
+static void _txt_diverge(const _tree_t *t, uint32_t ka, uint32_t kb,
+			 FILE *out)
+{
+	prism_error_t err = { "" };
+	prism_mf_decider_t d;
+	char a[NAME_LEN], b[NAME_LEN];
+
+	_assoc_name(t, ka, a, sizeof(a));
+	_assoc_name(t, kb, b, sizeof(b));
+	fprintf(out, "  fair-share (Fair Tree): %s %.6f, %s %.6f\n", a,
+		t->a[ka].fs_factor, b, t->a[kb].fs_factor);
+	if (prism_mf_diverge(t->a, t->n, ka, kb, &d, &err))
+		fprintf(out, "    why: not available (%s)\n", err.text);
+	else
+		_txt_decider(out, t, "why", &d);
+}
+
+extern int cli_mf_fairshare_why(const cli_mf_explain_t *x, uint32_t a,
+				uint32_t b, FILE *out)
+{
+	_tree_t t = { .n = 0 };
+	uint32_t ka, kb;
+
+	if (!x->assocs_read) {
+		fprintf(out, "  fair-share: the association records could not be read (%s)\n",
+			_s(x->assoc_err));
+		return CLI_OK;
+	}
+	if (_tree_build(x, &t)) {
+		_tree_free(&t);
+		return CLI_ERROR;
+	}
+	ka = _id_assoc(x, &t, a);
+	kb = _id_assoc(x, &t, b);
+	if (ka == PRISM_MF_NONE || kb == PRISM_MF_NONE || !t.complete)
+		fprintf(out, "  fair-share: the association tree is not fully visible to you\n");
+	else if (ka == kb)
+		fprintf(out, "  fair-share: both jobs run under the same association\n");
+	else if (_fair_tree(x))
+		_txt_diverge(&t, ka, kb, out);
+	_tree_free(&t);
+	return CLI_OK;
+}
+
 extern int cli_mf_explain_print(const cli_mf_explain_t *x, FILE *out,
 				FILE *err)
 {

@@ -365,4 +365,14 @@ typedef struct {
 extern int cli_mf_explain_print(const cli_mf_explain_t *x, FILE *out,
 				FILE *err);
 
+/*
+ * For prism compare under Fair Tree: both jobs' fair-share factors and,
+ * from the association records of 'x', where in the tree the two users'
+ * paths part and which two siblings' level fair-shares ordered them (or
+ * why that cannot be shown), to 'out'. Returns CLI_OK, or CLI_ERROR when
+ * out of memory.
+ */
+extern int cli_mf_fairshare_why(const cli_mf_explain_t *x, uint32_t a,
+				uint32_t b, FILE *out);
+
 #endif /* PRISM_CLI_H */

@@ -930,6 +930,27 @@ START_TEST(test_compare_decides)
 }
 END_TEST
 
+START_TEST(test_compare_fairshare)
+{
+	cli_mf_explain_t x;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	_mf_explain(&x);
+	ck_assert_int_eq(cli_mf_fairshare_why(&x, 5, 6, out), CLI_OK);
+	x.assocs_read = false;
+	x.assoc_err = "refused";
+	ck_assert_int_eq(cli_mf_fairshare_why(&x, 5, 6, out), CLI_OK);
+	fclose(out);
+	ck_assert_str_eq(text,
+			 "  fair-share (Fair Tree): daemon (physics) 0.500000, bin (chem) 1.000000\n"
+			 "    why: bin (chem); under root, physics has level fair-share 0.5 < chem's 2\n"
+			 "  fair-share: the association records could not be read (refused)\n");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_compare_bad)
 {
 	char *err = NULL, *text;
@@ -1066,6 +1087,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_mf_view_json);
 	tcase_add_test(tc, test_compare);
 	tcase_add_test(tc, test_compare_decides);
+	tcase_add_test(tc, test_compare_fairshare);
 	tcase_add_test(tc, test_compare_bad);
 	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);

@@ -49,6 +49,8 @@
 #       after a slurmctld restart continue from before it (slurmctld adds
 #       the whole limit again; the plugin takes off what ran), follow the
 #       elapsed time after the next pass, and the 2nd job stays held.
+#   (j) `prism compare` of the pair of (c) names fair-share as the term
+#       that decides, and the siblings under physics that Fair Tree ranked
 #   (i) `prism explain --json` agrees with sprio -l for every pending job
 #       (check-explain-mf.py): each term as sprio prints it, the sum is
 #       sprio's PRIORITY and adds up to squeue's priority, and the
@@ -594,6 +596,28 @@ else
     detail=$(explain_vs_sprio 2>&1) && ok=0 || ok=1
     check "(i) prism explain --json agrees with sprio -l" "$ok" \
         "$(tr '\n' ';' <<<"$detail")"
+fi
+
+# ---------------------------------------------------------------- (j)
+# prism compare on the pair of (c): same account, partition, size and
+# time limit, different usage: fair-share decides, and Fair Tree's reason
+# is where root and daemon part under physics.
+if [[ $PRIORITY_TYPE != priority/prism ]]; then
+    log "(j) skipped: prism compare needs priority/prism, not $PRIORITY_TYPE"
+elif [[ ! -x $CLI ]]; then
+    check "(j) prism compare names fair-share as the deciding term" 1 \
+        "no prism command at $CLI"
+else
+    cmp_out=$("$CLI" compare "$JC_USED" "$JC_UNUSED" 2>&1) && crc=0 || crc=$?
+    echo "=== prism compare $JC_USED $JC_UNUSED"
+    echo "$cmp_out"
+    ok=0
+    ((crc == 0)) || ok=1
+    grep -q "^  job $JC_UNUSED ranks above job $JC_USED by " <<<"$cmp_out" || ok=1
+    grep -q "^  decided by: fairshare (" <<<"$cmp_out" || ok=1
+    grep -q "^    why: .*; under physics, root (physics) has level fair-share .* > daemon (physics)'s " <<<"$cmp_out" || ok=1
+    check "(j) prism compare names fair-share as the deciding term, and where Fair Tree parted the users" \
+        "$ok" "exit $crc"
 fi
 
 # ---------------------------------------------------------------- (b)

@@ -151,3 +151,19 @@ extern int prism_mf_rank(const prism_mf_assoc_t *a, size_t n, uint32_t user,
 	*out = r;
 	return 0;
 }
+
+extern int prism_mf_diverge(const prism_mf_assoc_t *a, size_t n,
+			    uint32_t user, uint32_t other,
+			    prism_mf_decider_t *out, prism_error_t *err)
+{
+	if (!a || user >= n || other >= n || !a[user].is_user ||
+	    !a[other].is_user || user == other) {
+		prism_error_set(err, "associations %u and %u are not two user associations",
+				user, other);
+		return -1;
+	}
+	if (_check_tree(a, n, err))
+		return -1;
+	_decide(a, n, user, other, out);
+	return 0;
+}

@@ -102,4 +102,15 @@ extern double prism_mf_factor(double term, double weight);
 extern int prism_mf_rank(const prism_mf_assoc_t *a, size_t n, uint32_t user,
 			 prism_mf_rank_t *out, prism_error_t *err);
 
+/*
+ * Why Fair Tree orders user association 'user' against user association
+ * 'other' of 'a' (n of them): their first common ancestor and its two
+ * children on their paths, into 'out'. Returns 0, or -1 with err set when
+ * either is out of range or not a user, they are the same, or a parent
+ * index is out of range or loops ('out' is then unchanged).
+ */
+extern int prism_mf_diverge(const prism_mf_assoc_t *a, size_t n,
+			    uint32_t user, uint32_t other,
+			    prism_mf_decider_t *out, prism_error_t *err);
+
 #endif /* PRISM_MF_EXPLAIN_H */

@@ -282,6 +282,50 @@ START_TEST(test_rank_bad_param)
 }
 END_TEST
 
+/* Two users anywhere in the tree: where their paths part, and how. */
+static const struct {
+	const char *what;
+	uint32_t user, other;
+	prism_mf_decider_t want;
+} diverge_rows[] = {
+	{ "siblings", A1, A2, { A2, A, A1, A2, false } },
+	{ "cousins: A beats B at the root", A2, B1, { B1, R, A, B, false } },
+	{ "uneven depths", BB2, A1, { A1, R, B, A, false } },
+	{ "B and C tie at the root", C1, B1, { B1, R, C, B, true } },
+	{ "under B, one level apart", B1, BB2, { BB2, B, B1, B2, false } },
+};
+
+START_TEST(test_diverge)
+{
+	prism_mf_decider_t d;
+	prism_error_t err = { "" };
+
+	ck_assert_int_eq(prism_mf_diverge(tree, T_N, diverge_rows[_i].user,
+					  diverge_rows[_i].other, &d, &err),
+			 0);
+	_check_decider(diverge_rows[_i].what, "diverge", true, &d,
+		       &diverge_rows[_i].want);
+}
+END_TEST
+
+START_TEST(test_diverge_bad_param)
+{
+	prism_mf_assoc_t loop[] = { { 2, false, 0, 0 }, { 0, true, 1, 1 },
+				    { 0, true, 1, 1 } };
+	prism_mf_decider_t d = { .other = 99 };
+	prism_error_t err = { "" };
+
+	ck_assert_int_eq(prism_mf_diverge(tree, T_N, A1, A1, &d, &err), -1);
+	ck_assert_int_eq(prism_mf_diverge(tree, T_N, A1, A, &d, &err), -1);
+	ck_assert(strstr(err.text, "not two user associations"));
+	ck_assert_int_eq(prism_mf_diverge(tree, T_N, A1, T_N, &d, &err), -1);
+	ck_assert_int_eq(prism_mf_diverge(NULL, 0, 0, 1, &d, &err), -1);
+	ck_assert_int_eq(prism_mf_diverge(loop, 3, 1, 2, &d, &err), -1);
+	ck_assert(strstr(err.text, "loop"));
+	ck_assert_uint_eq(d.other, 99);	/* unchanged on failure */
+}
+END_TEST
+
 extern Suite *mf_explain_suite(void)
 {
 	Suite *s = suite_create("mf_explain");
@@ -293,6 +337,8 @@ extern Suite *mf_explain_suite(void)
 	tcase_add_test(tc, test_doc_example);
 	tcase_add_loop_test(tc, test_rank, 0, N(rank_rows));
 	tcase_add_test(tc, test_rank_bad_param);
+	tcase_add_loop_test(tc, test_diverge, 0, N(diverge_rows));
+	tcase_add_test(tc, test_diverge_bad_param);
 	suite_add_tcase(s, tc);
 	return s;
 }
