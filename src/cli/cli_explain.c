@@ -20,6 +20,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <slurm/slurm_errno.h>
 
@@ -376,6 +377,44 @@ extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 	return cli_mf_explain_print(&x, stdout, stderr);
 }
 
+/* Slurm's time forms in minutes; -1 when bad ("unlimited" included). */
+static long _mins(const char *s)
+{
+	int m = slurm_time_str2mins(s);
+
+	return m < 0 ? -1 : m;
+}
+
+extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
+				  char *const *set, int nset, const char *cand,
+				  prism_whatif_job_t **out, uint32_t *cnt)
+{
+	cli_mf_explain_t x = _mf_input(r, NULL, 0, false);
+	prism_mf_change_t ch;
+
+	memset(&ch, 0, sizeof(ch));
+	*out = NULL;
+	*cnt = 0;
+	if (cand) {
+		fprintf(stderr, "prism: whatif: policy=multifactor reads no policy file: give slurm.conf settings (SETTING=VALUE)\n");
+		return CLI_ERROR;
+	}
+	for (int i = 0; i < nset; i++) {
+		prism_error_t err = { "" };
+
+		if (prism_mf_change_read(set[i], _mins, &ch, &err)) {
+			fprintf(stderr, "prism: whatif: %s\n", err.text);
+			return CLI_ERROR;
+		}
+	}
+	*out = calloc((size_t) r->factor_cnt + 1, sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
+	return cli_mf_whatif(&x, &ch, *out, cnt, stderr);
+}
+
 extern int cli_explain_ge(const cli_records_t *r, const char *path,
 			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt,
 			  bool json)
@@ -532,6 +571,125 @@ extern int cli_compare(int argc, char **argv)
 	}
 	_records_free(&r);
 	free(ids);
+	if (r.slurm_inited)
+		slurm_fini();
+	return rc;
+}
+
+/* "SETTING=VALUE ..." or "policy file FILE" into 'buf'. */
+static void _whatif_what(char *buf, size_t size, const cli_policy_t *entry,
+			 char *const *set, int nset, const char *cand)
+{
+	size_t len;
+
+	if (cand) {
+		snprintf(buf, size, "policy=%s read %s instead of its file in force:",
+			 prism_policy_name(entry->kind), cand);
+		return;
+	}
+	len = (size_t) snprintf(buf, size, "policy=%s with",
+				prism_policy_name(entry->kind));
+	for (int i = 0; i < nset && len < size; i++)
+		len += (size_t) snprintf(buf + len, size - len, " %s", set[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, ":");
+}
+
+/* --top N: a count from 1 to 1000000. */
+static int _top(const char *s, uint32_t *top)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end || errno || !v || v > 1000000)
+		return cli_usage_error("whatif: --top '%s' is not a count from 1 to 1000000",
+				       s);
+	*top = (uint32_t) v;
+	return CLI_OK;
+}
+
+extern int cli_whatif(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy-file", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 't' },
+		{ "all", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cli_records_t r = { .conf = NULL };
+	const cli_policy_t *entry = NULL;
+	prism_whatif_job_t *jobs = NULL;
+	char path[PRISM_PARAMS_MAX + 64], what[2048];
+	const char *cand = NULL;
+	uint32_t top = 10, cnt = 0;
+	bool all = false;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'p') {
+			cand = optarg;
+		} else if (c == 't') {
+			rc = _top(optarg, &top);
+			if (rc)
+				return rc;
+		} else if (c == 'a') {
+			all = true;
+		} else {
+			return cli_usage_error("whatif: unknown option or missing value '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind == argc && !cand)
+		return cli_usage_error("whatif: give SETTING=VALUE... (policy=multifactor) or --policy-file FILE (policy=moab, policy=gridengine)");
+	if (cand && optind < argc)
+		return cli_usage_error("whatif: either SETTING=VALUE... or --policy-file FILE, not both");
+	if (cand && access(cand, R_OK)) {
+		fprintf(stderr, "prism: whatif: cannot read %s: %s\n", cand,
+			strerror(errno));
+		return CLI_ERROR;
+	}
+	rc = _load_conf(&r);
+	if (!rc)
+		rc = _policy(r.conf, &entry, path, sizeof(path));
+	if (rc)
+		goto out;
+	if (!entry->whatif) {
+		fprintf(stderr, "prism: whatif is not available under policy=%s\n",
+			prism_policy_name(entry->kind));
+		rc = CLI_ERROR;
+		goto out;
+	}
+	if (cand && !entry->whatif_file) {
+		fprintf(stderr, "prism: whatif: policy=%s reads no policy file: give slurm.conf settings (SETTING=VALUE)\n",
+			prism_policy_name(entry->kind));
+		rc = CLI_ERROR;
+		goto out;
+	}
+	if (!cand && entry->whatif_file) {
+		fprintf(stderr, "prism: whatif: under policy=%s the priority comes from %s: give a candidate with --policy-file FILE\n",
+			prism_policy_name(entry->kind), path);
+		rc = CLI_ERROR;
+		goto out;
+	}
+	rc = _load_records(&r, NULL, 0);
+	if (!rc && entry->reads_assocs)
+		rc = _load_assocs(&r);
+	if (!rc)
+		rc = entry->whatif(&r, path, argv + optind, argc - optind, cand,
+				   &jobs, &cnt);
+	if (!rc) {
+		_whatif_what(what, sizeof(what), entry, argv + optind,
+			     argc - optind, cand);
+		rc = cli_whatif_print(what, jobs, cnt, top, all, stdout,
+				      stderr);
+	}
+out:
+	free(jobs);
+	_records_free(&r);
 	if (r.slurm_inited)
 		slurm_fini();
 	return rc;

@@ -1053,3 +1053,137 @@ out:
 	free(sorted);
 	return rc;
 }
+
+/* ---- whatif: the rows under changed settings -------------------------- */
+
+/* The highest PriorityJobFactor of the visible partitions (at least 1). */
+static double _part_max(const cli_mf_explain_t *x)
+{
+	double m = 0;
+
+	for (uint32_t i = 0; i < x->part_cnt; i++)
+		if (x->parts[i].priority_job_factor > m)
+			m = x->parts[i].priority_job_factor;
+	return m > 0 ? m : 1;
+}
+
+/* The highest QOS priority (at least 1). */
+static double _qos_max(const cli_mf_explain_t *x)
+{
+	double m = 0;
+
+	for (uint32_t i = 0; i < x->qos_cnt; i++)
+		if (x->qos[i]->priority != NO_VAL &&
+		    x->qos[i]->priority != INFINITE && x->qos[i]->priority > m)
+			m = x->qos[i]->priority;
+	return m > 0 ? m : 1;
+}
+
+/*
+ * What the records say of the factors of row 'f' of 'job' that a weight
+ * of 0 keeps the controller from computing (Slurm's normalisations:
+ * PriorityJobFactor over the highest one, QOS priority over the highest
+ * one, unless NO_NORMAL_*; Fair Tree's fs_factor of the association).
+ */
+static void _whatif_inputs(const cli_mf_explain_t *x, const _tree_t *t,
+			   const slurm_job_info_t *job,
+			   const priority_factors_object_t *f,
+			   prism_mf_inputs_t *in)
+{
+	const partition_info_t *p = _part(x, f->partition);
+	const slurmdb_qos_rec_t *q = _qos(x, _row_qos(f, job));
+	time_t since = job->accrue_time;
+	uint32_t k = _job_assoc(t, job);
+
+	for (int w = 0; w < PRISM_MF_W_CNT; w++)
+		in->factor[w] = NAN;
+	if (_flag(x, PRIORITY_FLAGS_ACCRUE_ALWAYS) && job->eligible_time)
+		since = job->eligible_time;
+	in->age_secs = since && x->now > since ? (int64_t) (x->now - since) :
+		       since ? 0 : -1;
+	if (in->age_secs >= 0 && x->conf->priority_max_age)
+		in->factor[PRISM_MF_W_AGE] =
+			in->age_secs >= (int64_t) x->conf->priority_max_age ?
+				1.0 :
+				(double) in->age_secs /
+					x->conf->priority_max_age;
+	else if (in->age_secs < 0)
+		in->factor[PRISM_MF_W_AGE] = 0;
+	if (p)
+		in->factor[PRISM_MF_W_PART] =
+			_flag(x, PRIORITY_FLAGS_NO_NORMAL_PART) ?
+				p->priority_job_factor :
+				p->priority_job_factor / _part_max(x);
+	if (q && q->priority != NO_VAL && q->priority != INFINITE)
+		in->factor[PRISM_MF_W_QOS] =
+			_flag(x, PRIORITY_FLAGS_NO_NORMAL_QOS) ?
+				q->priority :
+				q->priority / _qos_max(x);
+	if (k != PRISM_MF_NONE && _fair_tree(x))
+		in->factor[PRISM_MF_W_FS] = t->a[k].fs_factor;
+}
+
+extern int cli_mf_whatif(const cli_mf_explain_t *x, const prism_mf_change_t *ch,
+			 prism_whatif_job_t *out, uint32_t *cnt, FILE *err)
+{
+	const slurm_job_info_t **sorted = cli_jobs_by_id(x->jobs, x->job_cnt);
+	const slurm_conf_t *cf = x->conf;
+	const prism_mf_now_t now = {
+		.w = {
+			[PRISM_MF_W_AGE] = cf->priority_weight_age,
+			[PRISM_MF_W_ASSOC] = cf->priority_weight_assoc,
+			[PRISM_MF_W_FS] = cf->priority_weight_fs,
+			[PRISM_MF_W_JS] = cf->priority_weight_js,
+			[PRISM_MF_W_PART] = cf->priority_weight_part,
+			[PRISM_MF_W_QOS] = cf->priority_weight_qos,
+		},
+		.max_age = cf->priority_max_age,
+	};
+	_tree_t t = { .n = 0 };
+	int rc = CLI_ERROR;
+
+	*cnt = 0;
+	if (!sorted || _tree_build(x, &t)) {
+		fprintf(err, "prism: out of memory\n");
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->factor_cnt; i++) {
+		const priority_factors_object_t *f = x->factors[i];
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, f->job_id);
+		prism_error_t perr = { "" };
+		prism_mf_inputs_t in;
+		prism_mf_sum_t before, after;
+		prism_cols_t c;
+		char **names;
+		double *weights;
+
+		if (!job || !cli_job_pending(job))
+			continue;
+		cli_cols_read(f, &c);
+		cli_row_tres(f, &names, &weights);
+		_whatif_inputs(x, &t, job, f, &in);
+		prism_mf_sum(&c, &before);
+		if (f->direct_prio > 0)
+			before.prio = prism_cols_prio32(f->direct_prio);
+		if (prism_mf_whatif_prio(&c, (const char *const *) names,
+					 weights, &now, &in, ch, &after,
+					 &perr)) {
+			fprintf(err, "prism: job %" PRIu32 ": %s\n",
+				job->job_id, perr.text);
+			goto out;
+		}
+		out[(*cnt)++] = (prism_whatif_job_t) {
+			.id = job->job_id,
+			.partition = f->partition,
+			.account = job->account,
+			.before = before.prio,
+			.after = after.prio,
+		};
+	}
+	rc = CLI_OK;
+out:
+	_tree_free(&t);
+	free(sorted);
+	return rc;
+}

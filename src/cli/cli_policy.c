@@ -15,6 +15,7 @@ static const cli_policy_t policies[] = {
 		.explain = cli_explain_multifactor,
 		.json_ok = true,
 		.reads_assocs = true,
+		.whatif = cli_whatif_multifactor,
 	},
 	{
 		.kind = PRISM_POLICY_MOAB,

@@ -95,6 +95,24 @@ static const char usage_text[] =
 	"      none does, those in the leader's favour. A JOBID not found or\n"
 	"      not pending is an error (exit 1).\n"
 	"\n"
+	"  whatif [--top N] [--all] SETTING=VALUE...\n"
+	"  whatif [--top N] [--all] --policy-file FILE\n"
+	"      Recompute the pending queue as the plugin would under changed\n"
+	"      settings, with the plugin's own arithmetic, and print how the\n"
+	"      order changes: how many jobs move, the N (10) that move most\n"
+	"      with rank and priority now and after, a summary per account\n"
+	"      and, with --all, the whole new order. Nothing changes in the\n"
+	"      controller. With policy=multifactor the settings are slurm.conf's\n"
+	"      PriorityWeightAge, PriorityWeightAssoc, PriorityWeightFairshare,\n"
+	"      PriorityWeightJobSize, PriorityWeightPartition, PriorityWeightQOS,\n"
+	"      PriorityWeightTRES and PriorityMaxAge (a weight that is 0\n"
+	"      now needs a factor the controller did not compute: age,\n"
+	"      partition, QOS and Fair Tree's fair-share are read from the\n"
+	"      records; job size and association are refused). With policy=moab\n"
+	"      or policy=gridengine, FILE is a candidate policy file read in\n"
+	"      place of the one in force. An unknown setting, a bad value or an\n"
+	"      unreadable file is an error (exit 1).\n"
+	"\n"
 	"  help\n"
 	"      Print this text.\n"
 	"\n"
@@ -148,6 +166,7 @@ int main(int argc, char **argv)
 		{ "convert", cli_convert },
 		{ "explain", cli_explain },
 		{ "compare", cli_compare },
+		{ "whatif", cli_whatif },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

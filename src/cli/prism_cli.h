@@ -23,6 +23,8 @@
 #include "prism_moab.h"
 #include "prism_moab_conf.h"
 #include "prism_params.h"
+#include "prism_mf_whatif.h"
+#include "prism_whatif.h"
 
 /* Exit statuses of every subcommand. */
 /*
@@ -49,6 +51,14 @@ typedef struct listIterator list_itr_t;
  * exports every slurm_* symbol) but <slurm/slurm.h> does not declare it.
  */
 extern slurm_conf_t slurm_conf;
+
+/*
+ * Slurm's reader of the time forms of slurm.conf ("30", "48:00:00",
+ * "7-0"): minutes, NO_VAL when bad, INFINITE for "unlimited". libslurm
+ * exports it (src/common/parse_time.c, 22.05 and 24.11); no public header
+ * declares it.
+ */
+extern int slurm_time_str2mins(const char *string);
 
 /* Names of Prism's files in StateSaveLocation (src/plugin/). */
 #define CLI_STATE_NAME "priority_prism_state"
@@ -101,6 +111,18 @@ typedef struct {
 	const char *explain_hint;
 	bool json_ok;			/* explain takes --json */
 	bool reads_assocs;		/* explain needs r->assocs */
+	/*
+	 * prism whatif: the priority of each pending row of 'r' now and
+	 * under the change (multifactor: the 'nset' slurm.conf settings
+	 * 'set'; the others: the candidate policy file 'cand', their file
+	 * in force being 'path') into a new array *out (freed by the
+	 * caller; its strings point into 'r') of *cnt. CLI_OK, or
+	 * CLI_ERROR after printing why on stderr.
+	 */
+	int (*whatif)(const cli_records_t *r, const char *path,
+		      char *const *set, int nset, const char *cand,
+		      prism_whatif_job_t **out, uint32_t *cnt);
+	bool whatif_file;		/* whatif takes --policy-file */
 } cli_policy_t;
 
 /* The entry of 'kind' (never NULL: an unknown kind gets multifactor's). */
@@ -143,6 +165,10 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 				   const uint32_t *ids, uint32_t id_cnt,
 				   bool long_fmt, bool json);
+
+extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
+				  char *const *set, int nset, const char *cand,
+				  prism_whatif_job_t **out, uint32_t *cnt);
 
 extern int cli_check(int argc, char **argv);
 extern int cli_convert(int argc, char **argv);
@@ -248,6 +274,19 @@ extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
 extern int cli_compare_print(const cli_records_t *r, prism_policy_t kind,
 			     uint32_t a, uint32_t b, FILE *out, FILE *err);
 extern int cli_compare(int argc, char **argv);
+
+/*
+ * prism whatif (cli_whatif.c): rank the 'n' entries of 'jobs' before and
+ * after the change 'what' (a line naming it) and print to 'out' how the
+ * order changes: how many move, the 'top' that move most (rank and
+ * priority before and after), a summary per account and, with 'all',
+ * every entry in the new order. CLI_OK, or CLI_ERROR with a message on
+ * 'err' when out of memory.
+ */
+extern int cli_whatif_print(const char *what, prism_whatif_job_t *jobs,
+			    uint32_t n, uint32_t top, bool all, FILE *out,
+			    FILE *err);
+extern int cli_whatif(int argc, char **argv);
 
 /* ---- explain: from the controller's records to the mdiag -p view ---- */
 
@@ -374,5 +413,16 @@ extern int cli_mf_explain_print(const cli_mf_explain_t *x, FILE *out,
  */
 extern int cli_mf_fairshare_why(const cli_mf_explain_t *x, uint32_t a,
 				uint32_t b, FILE *out);
+
+/*
+ * prism whatif under policy=multifactor (cli_mf_view.c): each pending row
+ * of 'x' with its priority now (its terms added up) and under 'ch'
+ * (prism_mf_whatif_prio(), the factors a weight of 0 hides read from the
+ * job's records) into 'out' (room for x->factor_cnt), *cnt of them.
+ * CLI_OK, or CLI_ERROR with one line on 'err' (a job whose new priority
+ * cannot be known, out of memory).
+ */
+extern int cli_mf_whatif(const cli_mf_explain_t *x, const prism_mf_change_t *ch,
+			 prism_whatif_job_t *out, uint32_t *cnt, FILE *err);
 
 #endif /* PRISM_CLI_H */

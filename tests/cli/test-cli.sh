@@ -123,6 +123,11 @@ compare 12 12|compare: needs two different job ids
 compare 1 2 3|compare: needs two different job ids
 compare abc 2|compare: 'abc' is not a job id
 compare --frob 1 2|compare: unknown option '--frob'
+whatif|whatif: give SETTING=VALUE... (policy=multifactor) or --policy-file FILE
+whatif --top 0 PriorityWeightAge=1|whatif: --top '0' is not a count from 1 to 1000000
+whatif --top x PriorityWeightAge=1|whatif: --top 'x' is not a count from 1 to 1000000
+whatif --frob|whatif: unknown option or missing value '--frob'
+whatif --policy-file a PriorityWeightAge=1|whatif: either SETTING=VALUE... or --policy-file FILE, not both
 EOF
 
 # ---- check a policy file -----------------------------------------------
@@ -561,6 +566,27 @@ if grep -q "^prism: cannot reach slurmctld: " "$tmp/err" && [ "$took" -le 30 ]; 
 	ok "explain (policy=gridengine) says 'cannot reach slurmctld' after ${took}s"
 else
 	ko "explain (policy=gridengine) without a controller: ${took}s, stderr: $(cat "$tmp/err")"
+fi
+
+# whatif: no controller, an unreadable candidate file
+SLURM_CONF="$tmp/noctl/slurm.conf" timeout 60 "$P" whatif PriorityWeightAge=5 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect 1 "whatif without a controller"
+if grep -q "^prism: cannot reach slurmctld: " "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok "whatif says 'cannot reach slurmctld'"
+else
+	ko "whatif without a controller: $(cat "$tmp/err")"
+fi
+SLURM_CONF="$tmp/noctl/slurm.conf" timeout 60 "$P" whatif \
+	--policy-file "$tmp/noctl/none.conf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect 1 "whatif with a candidate file that does not exist"
+if [ "$(cat "$tmp/err")" = "prism: whatif: cannot read $tmp/noctl/none.conf: No such file or directory" ] &&
+	[ ! -s "$tmp/out" ]; then
+	ok "whatif names the unreadable candidate file, before asking the controller"
+else
+	ko "whatif --policy-file missing: $(cat "$tmp/err")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -37,5 +37,6 @@ extern Suite *mf_check_suite(void);
 extern Suite *mf_explain_suite(void);
 extern Suite *json_suite(void);
 extern Suite *compare_suite(void);
+extern Suite *whatif_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */
