@@ -1068,6 +1068,110 @@ START_TEST(test_mf_view_json)
 }
 END_TEST
 
+/* ---- whatif under policy=multifactor ---------------------------------- */
+
+/* cli_mf_whatif() of the rows of _mf_explain() under the settings 'set',
+ * then cli_whatif_print() into a new string; the error text into *err. */
+static char *_mf_whatif(const cli_mf_explain_t *x, const char *const *set,
+			int nset, int want_rc, char **err_text)
+{
+	prism_whatif_job_t jobs[N(mf_rows)];
+	prism_mf_change_t ch;
+	prism_error_t perr = { "" };
+	uint32_t cnt = 0;
+	char *text = NULL;
+	size_t len = 0, err_len = 0;
+	FILE *out = open_memstream(&text, &len);
+	FILE *err = open_memstream(err_text, &err_len);
+
+	memset(&ch, 0, sizeof(ch));
+	for (int i = 0; i < nset; i++)
+		ck_assert_msg(!prism_mf_change_read(set[i], NULL, &ch, &perr),
+			      "%s: %s", set[i], perr.text);
+	ck_assert_int_eq(cli_mf_whatif(x, &ch, jobs, &cnt, err), want_rc);
+	if (!want_rc)
+		ck_assert_int_eq(cli_whatif_print("test:", jobs, cnt, 10, true,
+						  out, err), CLI_OK);
+	fclose(out);
+	fclose(err);
+	return text;
+}
+
+START_TEST(test_mf_whatif)
+{
+	/* job 5: age 500 (factor 0.5), fs 3333.33, part 1000 (0.1): 4833;
+	 * job 6: fs 10000, part 10000 (1), nice -100: 19900. Without the
+	 * partition and with age 30000 job 5 has 15000 + 3333 = 18333 and
+	 * job 6 9900: they trade places. */
+	const char *set[] = { "PriorityWeightPartition=0",
+			      "PriorityWeightAge=30000" };
+	static const char *lines[] = {
+		"2 pending entries (job and partition): 2 move, 0 keep its place.\n",
+		"  5          batch        physics              2         1         4833        18333  up 1\n",
+		"  6          fast         chem                 1         2        19900         9900  down 1\n",
+		"  chem                  1      0      1            1.0            2.0\n",
+		"  physics               1      1      0            2.0            1.0\n",
+		"The new order:\n",
+	};
+	cli_mf_explain_t x;
+	char *err = NULL, *text, *order;
+
+	_mf_explain(&x);
+	text = _mf_whatif(&x, set, 2, CLI_OK, &err);
+	for (int i = 0; i < N(lines); i++)
+		ck_assert_msg(strstr(text, lines[i]), "no line '%s' in:\n%s",
+			      lines[i], text);
+	/* the new order: job 5 first */
+	order = strstr(text, "The new order:");
+	ck_assert_ptr_nonnull(order);
+	ck_assert_ptr_nonnull(strstr(order, "\n  5 "));
+	ck_assert_ptr_nonnull(strstr(order, "\n  6 "));
+	ck_assert(strstr(order, "\n  5 ") < strstr(order, "\n  6 "));
+	ck_assert_str_eq(err, "");
+	free(text);
+	free(err);
+
+	/* nothing that changes the order */
+	text = _mf_whatif(&x, set, 0, CLI_OK, &err);
+	ck_assert_ptr_nonnull(strstr(text, "2 pending entries (job and partition): 0 move, 2 keep its place.\n"));
+	free(text);
+	free(err);
+}
+END_TEST
+
+START_TEST(test_mf_whatif_from_zero)
+{
+	slurm_conf_t conf = mf_conf;
+	const char *age[] = { "PriorityWeightAge=2000" };
+	const char *qos[] = { "PriorityWeightQOS=1000" };
+	const char *assoc[] = { "PriorityWeightAssoc=5" };
+	cli_mf_explain_t x;
+	char *err = NULL, *text;
+
+	_mf_explain(&x);
+	/* QOS weight 0 and no QOS records: no factor to scale */
+	text = _mf_whatif(&x, qos, 1, CLI_ERROR, &err);
+	ck_assert_str_eq(err, "prism: job 5: PriorityWeightQOS is 0 now, so the controller computed no QOS factor, and none can be read from the job's records\n");
+	free(text);
+	free(err);
+	text = _mf_whatif(&x, assoc, 1, CLI_ERROR, &err);
+	ck_assert_ptr_nonnull(strstr(err, "PriorityWeightAssoc is 0 now"));
+	free(text);
+	free(err);
+	/* age weight 0: job 5's factor from its accrue time (1800 s of
+	 * 3600: 0.5), job 6 accrues none */
+	conf.priority_weight_age = 0;
+	x.conf = &conf;
+	text = _mf_whatif(&x, age, 1, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "  5          batch        physics              2         2         4833         5333  =\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "  6          fast         chem                 1         1        19900        19900  =\n"),
+		      "%s", text);
+	free(text);
+	free(err);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("cli_diag");
@@ -1089,6 +1193,8 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_compare_decides);
 	tcase_add_test(tc, test_compare_fairshare);
 	tcase_add_test(tc, test_compare_bad);
+	tcase_add_test(tc, test_mf_whatif);
+	tcase_add_test(tc, test_mf_whatif_from_zero);
 	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);
 	return s;

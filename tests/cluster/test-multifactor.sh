@@ -56,7 +56,13 @@
 #       user with a Fair Tree rank; captured while no pass runs (sprio the
 #       same before and after). Only under priority/prism.
 #   (j) `prism compare` of the pair of (c) names fair-share as the term
-#       that decides, and the siblings under physics that Fair Tree ranked
+#       that decides, and the siblings under physics that Fair Tree ranked.
+#   (k) `prism whatif` with new partition, job-size and QOS weights: its
+#       new order of the pending entries is sprio's after the same weights
+#       are set in slurm.conf and reconfigured (one pass later), each
+#       priority within the age gained meanwhile; bad input (unknown
+#       setting, a factor the controller does not compute, a bad time, a
+#       policy file) exits 1 with one line. Only under priority/prism.
 # A "recalculation pass" is detected from outside as a change of any
 # RawUsage value in sshare (nothing else changes usage).
 #
@@ -620,6 +626,75 @@ else
         "$ok" "exit $crc"
 fi
 
+# ---------------------------------------------------------------- (k)
+# prism whatif: the queue recomputed under new weights (all kept above 0,
+# so that (d) still compares every factor), then the same weights applied
+# with scontrol reconfigure: after the next pass sprio ranks the pending
+# entries (job and partition) in the order whatif printed, each priority
+# within what the age terms gained meanwhile (W_AGE per MAX_AGE seconds,
+# the same for every job that accrues). Bad input first: an unknown
+# setting, a factor the controller does not compute, a policy file under
+# policy=multifactor: exit 1 with one line each.
+# set_conf KEY VALUE -- every KEY= line of the cluster's slurm.conf
+# replaced by one KEY=VALUE line at the end.
+set_conf() {
+    sed -i "/^$1=/d" "$DIR/etc/slurm.conf"
+    echo "$1=$2" >>"$DIR/etc/slurm.conf"
+}
+K_SET=(PriorityWeightPartition=10 PriorityWeightJobSize=20000 PriorityWeightQOS=50000)
+# "JOB PARTITION PRIORITY" per line, highest first (sprio's rank order)
+sprio_order() {
+    sprio -h -o '%i %r %Y' 2>/dev/null | sort -k3,3nr -k1,1n -k2,2
+}
+if [[ $PRIORITY_TYPE != priority/prism ]]; then
+    log "(k) skipped: prism whatif needs priority/prism, not $PRIORITY_TYPE"
+elif [[ ! -x $CLI ]]; then
+    check "(k) prism whatif" 1 "no prism command at $CLI"
+else
+    ok=0
+    detail=""
+    for bad in "PriorityWeightFairshar=5|did you mean PriorityWeightFairshare" \
+        "PriorityWeightAssoc=5|PriorityWeightAssoc is 0 now" \
+        "PriorityMaxAge=soon|is not a time" \
+        "--policy-file=$DIR/etc/slurm.conf|reads no policy file"; do
+        out=$("$CLI" whatif "${bad%%|*}" 2>&1 >/dev/null) && brc=0 || brc=$?
+        if ((brc != 1)) || [[ $(wc -l <<<"$out") != 1 ]] ||
+            ! grep -qF "${bad#*|}" <<<"$out"; then
+            ok=1
+            detail+="'${bad%%|*}': exit $brc, '$out'; "
+        fi
+    done
+    check "(k) prism whatif: bad input gives one error line and exit 1" "$ok" "${detail:-4 cases}"
+
+    detail=""
+    K_BEFORE=$(sprio_order)
+    wif=$("$CLI" whatif --all "${K_SET[@]}" 2>&1) && wrc=0 || wrc=$?
+    echo "=== prism whatif --all ${K_SET[*]}"
+    echo "$wif"
+    # the new order: "JOB PARTITION PRIO_NEW" per entry
+    K_WANT=$(awk '/^The new order:/ { on = 1; next }
+        on && $1 ~ /^[0-9]+$/ { print $1, $2, $7 }' <<<"$wif")
+    for kv in "${K_SET[@]}"; do set_conf "${kv%%=*}" "${kv#*=}"; done
+    K_T0=$(now)
+    K_REF=$(sshare_snap) || K_REF=
+    scontrol reconfigure
+    wait_pass 100 "first pass after the whatif settings" "$K_REF" || true
+    K_AFTER=$(sprio_order)
+    capture "k-sprio" "$K_AFTER"
+    dt=$(calc 'int(b - a + 0.5)' "a=$K_T0" "b=$(now)")
+    tol=$(calc 'int(w * (t + c) / m) + 2' "w=$W_AGE" "t=$dt" "c=$CALC" "m=$MAX_AGE")
+    ok=0
+    ((wrc == 0)) || ok=1
+    [[ -n $K_WANT && $K_AFTER != "$K_BEFORE" ]] || ok=1
+    [[ $(awk '{ print $1, $2 }' <<<"$K_WANT") == "$(awk '{ print $1, $2 }' <<<"$K_AFTER")" ]] || ok=1
+    while read -r j p want got; do
+        holds 'g - w <= t && w - g <= t' "g=$got" "w=$want" "t=$tol" 2>/dev/null ||
+            { ok=1; detail+="job $j/$p whatif $want, sprio $got; "; }
+    done < <(paste -d' ' <(awk '{ print $1, $2, $3 }' <<<"$K_WANT") <(awk '{ print $3 }' <<<"$K_AFTER"))
+    check "(k) prism whatif's new order is sprio's after the same change is reconfigured" "$ok" \
+        "exit $wrc; ${detail}whatif: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_WANT"); sprio: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_AFTER"); priorities within $tol; order before: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_BEFORE")"
+fi
+
 # ---------------------------------------------------------------- (b)
 phase "(b) drain, decay pass"
 # Drain every node and end the fill jobs: from now on no job runs, so all
@@ -822,12 +897,6 @@ check "(f) usage survives a slurmctld restart ($PRIORITY_TYPE)" "$ok" "$detail"
 
 # ---------------------------------------------------------------- (g)
 phase "(g) reconfigure: PriorityFlags=NO_FAIR_TREE, half-life 2 minutes"
-# set_conf KEY VALUE -- every KEY= line of the cluster's slurm.conf
-# replaced by one KEY=VALUE line at the end.
-set_conf() {
-    sed -i "/^$1=/d" "$DIR/etc/slurm.conf"
-    echo "$1=$2" >>"$DIR/etc/slurm.conf"
-}
 G_HL=120
 G_REF=$(sshare_snap) || G_REF=
 set_conf PriorityFlags NO_FAIR_TREE
