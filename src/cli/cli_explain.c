@@ -681,6 +681,9 @@ extern int cli_whatif(int argc, char **argv)
 	if (!rc)
 		rc = entry->whatif(&r, path, argv + optind, argc - optind, cand,
 				   &jobs, &cnt);
+	if (!rc && (r.conf->private_data & PRIVATE_DATA_JOBS) && getuid() &&
+	    getuid() != r.conf->slurm_user_id)
+		printf("note: PrivateData=jobs: the controller shows you only your own jobs (unless you are an operator); the ranks below are among the jobs you see, not the whole queue.\n");
 	if (!rc) {
 		_whatif_what(what, sizeof(what), entry, argv + optind,
 			     argc - optind, cand);
