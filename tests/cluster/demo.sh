@@ -5,8 +5,9 @@
 # /tmp), submit a small demo workload (several users and accounts, both
 # partitions, QOS, one held job), wait until the jobs that fill the nodes
 # have been charged to their users (fair-share at work), and show squeue,
-# sprio -l, sshare -l and `prism explain` of one pending job (its terms and
-# its path through the Fair Tree).  The cluster is LEFT RUNNING; the command
+# sprio -l, sshare -l, `prism explain` of one pending job (its terms and
+# its path through the Fair Tree) and `prism whatif` of the queue without
+# fair-share.  The cluster is LEFT RUNNING; the command
 # to stop it is printed at the end.  Same environment variables as cluster-start.sh
 # (PRISM_PLUGIN_DIR, PRISM_PRIORITY_TYPE, PRISM_SLURM_CONF_EXTRA, ...);
 # PRISM_DEMO_WAIT sets the pause before the report (default 10 s).
@@ -89,6 +90,9 @@ if [[ -n $CLI ]]; then
     job=$(squeue -h -t PD -u nobody -o '%i %Q' | awk '$2 > 0 { print $1; exit }')
     echo "=== prism explain ${job:-}"
     "$CLI" explain ${job:+"$job"} || true
+    # and what the queue would look like if fair-share did not count
+    echo "=== prism whatif PriorityWeightFairshare=0"
+    "$CLI" whatif PriorityWeightFairshare=0 || true
 fi
 echo
 echo "The cluster is still running.  Use it with:"
