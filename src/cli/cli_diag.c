@@ -647,3 +647,77 @@ extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
 	*weights = f->tres_weights;
 #endif
 }
+
+/* ---- prism whatif under a candidate Moab policy ----------------------- */
+
+/*
+ * The partition of sprio's row 'f' of 'job': the row's, else the job's
+ * first.
+ */
+static const partition_info_t *_row_part(const cli_explain_t *x,
+					 const priority_factors_object_t *f,
+					 const slurm_job_info_t *job)
+{
+	const partition_info_t *part = _find_part(x, f->partition);
+	char first[256];
+
+	if (part || !job->partition)
+		return part;
+	cli_first_part_copy(first, sizeof(first), job->partition);
+	return _find_part(x, first);
+}
+
+extern int cli_moab_whatif(const cli_explain_t *x, prism_whatif_job_t *out,
+			   uint32_t *cnt, FILE *err_out)
+{
+	const slurm_job_info_t **sorted = cli_jobs_by_id(x->jobs, x->job_cnt);
+	prism_moab_pass_t pass = { .pol = x->pol, .usage = x->usage,
+				   .now = x->now };
+	cli_jobmap_t *m = cli_jobmap_create(x->pol, x->jobs, x->job_cnt,
+					    x->now);
+	int rc = CLI_ERROR;
+
+	*cnt = 0;
+	if (!sorted || !m) {
+		fprintf(err_out, "prism: out of memory\n");
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->factor_cnt; i++) {
+		const priority_factors_object_t *f = x->factors[i];
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, f->job_id);
+		prism_moab_diag_row_t row;
+		prism_moab_columns_t cols;
+		prism_moab_result_t res;
+		prism_moab_totals_t tot;
+		prism_moab_job_t in;
+		prism_error_t err = { "" };
+
+		if (!job || !cli_job_pending(job))
+			continue;
+		memset(&row, 0, sizeof(row));
+		(void) _columns(f, job, &row, &cols);
+		/* the plugin's inputs of the job in this row's partition,
+		 * an admin-set priority as Moab's system priority */
+		cli_job_inputs(m, job, _row_part(x, f, job), f->direct_prio,
+			       &in, &tot);
+		if (prism_moab_prio(&pass, &in, &res, &err)) {
+			fprintf(err_out, "prism: job %" PRIu32 ": %s\n",
+				job->job_id, err.text);
+			goto out;
+		}
+		out[(*cnt)++] = (prism_whatif_job_t) {
+			.id = job->job_id,
+			.partition = f->partition,
+			.account = job->account,
+			.before = row.slurm,
+			/* REJECTNEGPRIOJOBS: the plugin holds it (0) */
+			.after = res.reject ? 0 : res.slurm,
+		};
+	}
+	rc = CLI_OK;
+out:
+	cli_jobmap_free(m);
+	free(sorted);
+	return rc;
+}

@@ -415,6 +415,122 @@ extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
 	return cli_mf_whatif(&x, &ch, *out, cnt, stderr);
 }
 
+/* Room for the whatif entries of 'r' in a new *out; CLI_ERROR: no memory. */
+static int _whatif_alloc(const cli_records_t *r, prism_whatif_job_t **out)
+{
+	*out = calloc((size_t) r->factor_cnt + 1, sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "prism: out of memory\n");
+		return CLI_ERROR;
+	}
+	return CLI_OK;
+}
+
+/* A candidate policy file that cannot be read or parsed ("FILE:LINE: "). */
+static int _bad_candidate(const prism_error_t *err)
+{
+	fprintf(stderr, "prism: whatif: %s\n", err->text);
+	return CLI_ERROR;
+}
+
+extern int cli_whatif_moab(const cli_records_t *r, const char *path,
+			   char *const *set, int nset, const char *cand,
+			   prism_whatif_job_t **out, uint32_t *cnt)
+{
+	prism_error_t err = { "" };
+	prism_moab_policy_t *pol;
+	prism_moab_usage_t *usage;
+	cli_explain_t x = { .pol_path = cand };
+	int rc;
+
+	*out = NULL;
+	*cnt = 0;
+	pol = cli_moab_read(cand, &err);
+	if (!pol)
+		return _bad_candidate(&err);
+	x.now = _last_pass(r, stdout);
+	/* the usage the plugin keeps, read under the candidate's
+	 * credentials, as the plugin adopts it on reconfigure */
+	usage = _usage(r, pol, stdout);
+	x.pol = pol;
+	x.usage = usage;
+	x.jobs = r->jobs->job_array;
+	x.job_cnt = r->jobs->record_count;
+	x.factors = r->factors;
+	x.factor_cnt = r->factor_cnt;
+	x.parts = r->parts->partition_array;
+	x.part_cnt = r->parts->record_count;
+	rc = _whatif_alloc(r, out);
+	if (!rc)
+		rc = cli_moab_whatif(&x, *out, cnt, stderr);
+	prism_moab_usage_free(usage);
+	prism_moab_policy_free(pol);
+	return rc;
+}
+
+/*
+ * The Grid Engine share-tree usage the plugin saved, decayed to 'now'
+ * with 'pol''s halftime as the plugin's next pass would; NULL with a note
+ * when it cannot be read (share-tree tickets then see no usage).
+ */
+static prism_ge_usage_t *_ge_usage(const cli_records_t *r,
+				   const prism_ge_policy_t *pol, int64_t now,
+				   FILE *out)
+{
+	prism_ge_usage_t *u = NULL;
+	prism_error_t err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (_state_file(r, CLI_GE_USAGE_NAME, &buf, &len, &err) ||
+	    prism_ge_usage_parse(buf, len, &u, &err)) {
+		fprintf(out, "note: %s; share-tree tickets computed without usage (read access to StateSaveLocation needed).\n",
+			err.text);
+		u = NULL;
+	} else {
+		prism_ge_usage_decay(u, now,
+				     prism_ge_policy_params(pol)->halftime);
+	}
+	free(buf);
+	return u;
+}
+
+extern int cli_whatif_ge(const cli_records_t *r, const char *path,
+			 char *const *set, int nset, const char *cand,
+			 prism_whatif_job_t **out, uint32_t *cnt)
+{
+	prism_error_t err = { "" };
+	prism_ge_policy_t *pol;
+	prism_ge_usage_t *usage;
+	cli_ge_explain_t x = { .pol = NULL };
+	int rc;
+
+	*out = NULL;
+	*cnt = 0;
+	pol = cli_ge_read(cand, &err);
+	if (!pol)
+		return _bad_candidate(&err);
+	x.now = _last_pass(r, stdout);
+	usage = _ge_usage(r, pol, x.now, stdout);
+	if (!r->assocs)
+		printf("note: %s; share-tree tickets computed without the share tree.\n",
+		       r->assoc_err);
+	x.pol = pol;
+	x.jobs = r->jobs->job_array;
+	x.job_cnt = r->jobs->record_count;
+	x.factors = r->factors;
+	x.factor_cnt = r->factor_cnt;
+	x.assocs = r->assoc_recs;
+	x.assoc_cnt = r->assoc_cnt;
+	x.usage = usage;
+	rc = _whatif_alloc(r, out);
+	if (!rc)
+		rc = cli_ge_whatif(&x, *out, cnt, stderr);
+	prism_ge_usage_free(usage);
+	prism_ge_policy_free(pol);
+	return rc;
+}
+
 extern int cli_explain_ge(const cli_records_t *r, const char *path,
 			  const uint32_t *ids, uint32_t id_cnt, bool long_fmt,
 			  bool json)
@@ -676,7 +792,7 @@ extern int cli_whatif(int argc, char **argv)
 		goto out;
 	}
 	rc = _load_records(&r, NULL, 0);
-	if (!rc && entry->reads_assocs)
+	if (!rc && (entry->reads_assocs || entry->whatif_assocs))
 		rc = _load_assocs(&r);
 	if (!rc)
 		rc = entry->whatif(&r, path, argv + optind, argc - optind, cand,

@@ -21,6 +21,7 @@
 #include "prism_cli.h"
 #include "prism_ge_diag.h"
 #include "prism_ge_facts.h"
+#include "prism_idmap.h"
 
 #define LINE_MAX_LEN 1024
 
@@ -268,6 +269,264 @@ extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 out:
 	free(amount);
 	free(entries);
+	free(sorted);
+	return rc;
+}
+
+/* ---- prism whatif under a candidate Grid Engine policy ---------------- */
+
+/* What one whatif pass is built from; freed by _wi_free(). */
+typedef struct {
+	prism_ge_node_t *nodes;
+	uint32_t node_cnt;
+	prism_idmap_t *assoc_node;	/* association id -> node */
+	uint32_t *user_running, *account_running;
+	prism_idmap_t *admin;		/* job ids with an admin-set row */
+	prism_idmap_t *index;		/* job id -> pass job */
+	prism_ge_job_t *jobs;
+	prism_ge_result_t *res;
+	double *amount;
+	uint32_t n;
+	prism_ge_pass_t *core;
+} _wi_t;
+
+static void _wi_free(_wi_t *w)
+{
+	free(w->nodes);
+	prism_idmap_free(w->assoc_node);
+	free(w->user_running);
+	free(w->account_running);
+	prism_idmap_free(w->admin);
+	prism_idmap_free(w->index);
+	free(w->jobs);
+	free(w->res);
+	free(w->amount);
+	prism_ge_pass_free(w->core);
+}
+
+/* Raw Fairshare as GE shares (parent or unset: 1), as the plugin. */
+static uint32_t _shares(const slurmdb_assoc_rec_t *a)
+{
+	if (a->shares_raw == SLURMDB_FS_USE_PARENT ||
+	    a->shares_raw == NO_VAL)
+		return 1;
+	return a->shares_raw;
+}
+
+/*
+ * Add the association 'k' of x->assocs below node 'parent', then its
+ * children (pre-order, a parent before its children, as the plugin walks
+ * the association tree). Returns 0, or -1 when out of memory.
+ */
+static int _tree_add(const cli_ge_explain_t *x, _wi_t *w, uint32_t k,
+		     uint32_t parent)
+{
+	const slurmdb_assoc_rec_t *a = x->assocs[k];
+	uint32_t i = w->node_cnt++;
+	bool user = a->user && a->user[0];
+
+	w->nodes[i] = (prism_ge_node_t) {
+		.parent = parent,
+		.shares = _shares(a),
+		.usage = x->usage ? prism_ge_usage_get(x->usage, a->id) : 0.0,
+		.user = user,
+	};
+	if (prism_idmap_put(w->assoc_node, a->id, i))
+		return -1;
+	for (uint32_t c = 0; !user && c < x->assoc_cnt; c++)
+		if (c != k && x->assocs[c]->parent_id == a->id &&
+		    w->node_cnt < x->assoc_cnt && _tree_add(x, w, c, i))
+			return -1;
+	return 0;
+}
+
+/* The share tree of x->assocs (none without them). -1: out of memory. */
+static int _tree(const cli_ge_explain_t *x, _wi_t *w)
+{
+	w->assoc_node = prism_idmap_create();
+	w->nodes = calloc((size_t) x->assoc_cnt + 1, sizeof(*w->nodes));
+	if (!w->assoc_node || !w->nodes)
+		return -1;
+	for (uint32_t k = 0; k < x->assoc_cnt; k++)
+		if (!x->assocs[k]->parent_id && !w->node_cnt)
+			return _tree_add(x, w, k, PRISM_GE_NONE);
+	return 0;
+}
+
+/* The share-tree node of the association 'id', or PRISM_GE_NONE. */
+static uint32_t _node(const _wi_t *w, uint32_t id)
+{
+	uint32_t i;
+
+	if (!id || !prism_idmap_get(w->assoc_node, id, &i))
+		return PRISM_GE_NONE;
+	return i;
+}
+
+/* Count the running jobs on their association, user and account. */
+static void _running(const cli_ge_explain_t *x, _wi_t *w)
+{
+	for (uint32_t i = 0; i < x->job_cnt; i++) {
+		const slurm_job_info_t *job = &x->jobs[i];
+		uint32_t node, h;
+
+		if ((job->job_state & JOB_STATE_BASE) != JOB_RUNNING)
+			continue;
+		node = _node(w, job->assoc_id);
+		if (node != PRISM_GE_NONE)
+			w->nodes[node].running++;
+		h = prism_ge_find(x->pol, PRISM_GE_USER, job->user_name);
+		if (h != PRISM_GE_NONE)
+			w->user_running[h]++;
+		h = prism_ge_find(x->pol, PRISM_GE_ACCOUNT, job->account);
+		if (h != PRISM_GE_NONE)
+			w->account_running[h]++;
+	}
+}
+
+/*
+ * The pending jobs the plugin's pass computes (not held, no admin-set
+ * priority) into w->jobs, in their first partition. -1: out of memory.
+ */
+static int _pending(const cli_ge_explain_t *x, _wi_t *w, uint32_t nres)
+{
+	w->jobs = calloc((size_t) x->job_cnt + 1, sizeof(*w->jobs));
+	w->res = calloc((size_t) x->job_cnt + 1, sizeof(*w->res));
+	w->amount = calloc((size_t) x->job_cnt * nres + 1,
+			   sizeof(*w->amount));
+	w->index = prism_idmap_create();
+	if (!w->jobs || !w->res || !w->amount || !w->index)
+		return -1;
+	for (uint32_t i = 0; i < x->job_cnt; i++) {
+		const slurm_job_info_t *job = &x->jobs[i];
+		prism_ge_job_t *in = &w->jobs[w->n];
+		char first[256];
+		uint32_t h;
+
+		if (!cli_job_pending(job) || !job->priority ||
+		    prism_idmap_get(w->admin, job->job_id, &h))
+			continue;
+		if (job->partition)
+			cli_first_part_copy(first, sizeof(first),
+					    job->partition);
+		cli_ge_job_inputs(x->pol, job,
+				  job->partition ? first : NULL, in,
+				  w->amount + (size_t) w->n * nres);
+		in->node = _node(w, job->assoc_id);
+		if (in->node != PRISM_GE_NONE && !w->nodes[in->node].user)
+			in->node = PRISM_GE_NONE;
+		if (prism_idmap_put(w->index, job->job_id, w->n))
+			return -1;
+		w->n++;
+	}
+	return 0;
+}
+
+/* The inputs of the pass; -1: out of memory. */
+static int _wi_build(const cli_ge_explain_t *x, _wi_t *w)
+{
+	uint32_t nres = prism_ge_count(x->pol, PRISM_GE_RESOURCE);
+
+	w->user_running = calloc(
+		(size_t) prism_ge_count(x->pol, PRISM_GE_USER) + 1,
+		sizeof(*w->user_running));
+	w->account_running = calloc(
+		(size_t) prism_ge_count(x->pol, PRISM_GE_ACCOUNT) + 1,
+		sizeof(*w->account_running));
+	w->admin = prism_idmap_create();
+	if (!w->user_running || !w->account_running || !w->admin ||
+	    _tree(x, w))
+		return -1;
+	for (uint32_t i = 0; i < x->factor_cnt; i++)
+		if (x->factors[i]->direct_prio > 0 &&
+		    prism_idmap_put(w->admin, x->factors[i]->job_id, 1))
+			return -1;
+	_running(x, w);
+	return _pending(x, w, nres);
+}
+
+/* The Slurm priority under the candidate of 'job''s row 'f' ('before':
+ * the controller's now). -1 with 'err' set when the core refuses. */
+static int _after(const cli_ge_explain_t *x, const _wi_t *w,
+		  const slurm_job_info_t *job,
+		  const priority_factors_object_t *f, uint32_t before,
+		  uint32_t *after, prism_error_t *err)
+{
+	prism_ge_result_t r;
+	uint32_t k, to;
+
+	*after = before;
+	if (f->direct_prio > 0 || !prism_idmap_get(w->index, job->job_id, &k))
+		return 0;	/* admin-set: kept; not in the pass: as now */
+	to = f->partition ? prism_ge_find(x->pol, PRISM_GE_PARTITION,
+					  f->partition)
+			  : w->jobs[k].partition;
+	if (prism_ge_in_partition(x->pol, prism_ge_pass_range(w->core),
+				  &w->res[k], w->jobs[k].partition, to, &r,
+				  err))
+		return -1;
+	*after = r.slurm;
+	return 0;
+}
+
+extern int cli_ge_whatif(const cli_ge_explain_t *x, prism_whatif_job_t *out,
+			 uint32_t *cnt, FILE *err_out)
+{
+	uint32_t nres = prism_ge_count(x->pol, PRISM_GE_RESOURCE);
+	const slurm_job_info_t **sorted = cli_jobs_by_id(x->jobs, x->job_cnt);
+	prism_error_t err = { "" };
+	prism_ge_input_t in;
+	_wi_t w;
+	int rc = CLI_ERROR;
+
+	memset(&w, 0, sizeof(w));
+	*cnt = 0;
+	if (!sorted || _wi_build(x, &w) ||
+	    !(w.core = prism_ge_pass_create(&err))) {
+		fprintf(err_out, "prism: out of memory\n");
+		goto out;
+	}
+	for (uint32_t i = 0; i < w.n; i++)
+		w.jobs[i].amount = w.amount + (size_t) i * nres;
+	in = (prism_ge_input_t) {
+		.pol = x->pol,
+		.now = x->now,
+		.nodes = w.node_cnt ? w.nodes : NULL,
+		.node_cnt = w.node_cnt,
+		.user_running = w.user_running,
+		.account_running = w.account_running,
+	};
+	if (prism_ge_pass_run(w.core, &in, w.jobs, w.n, w.res, &err)) {
+		fprintf(err_out, "prism: whatif: Grid Engine pass: %s\n",
+			err.text);
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->factor_cnt; i++) {
+		const priority_factors_object_t *f = x->factors[i];
+		const slurm_job_info_t *job =
+			cli_job_find(sorted, x->job_cnt, f->job_id);
+		prism_ge_sprio_t cols;
+		uint32_t before, after;
+
+		if (!job || !cli_job_pending(job))
+			continue;
+		(void) _columns(f, job, &cols, &before);
+		if (_after(x, &w, job, f, before, &after, &err)) {
+			fprintf(err_out, "prism: job %" PRIu32 ": %s\n",
+				job->job_id, err.text);
+			goto out;
+		}
+		out[(*cnt)++] = (prism_whatif_job_t) {
+			.id = job->job_id,
+			.partition = f->partition,
+			.account = job->account,
+			.before = before,
+			.after = after,
+		};
+	}
+	rc = CLI_OK;
+out:
+	_wi_free(&w);
 	free(sorted);
 	return rc;
 }

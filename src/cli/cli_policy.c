@@ -22,12 +22,17 @@ static const cli_policy_t policies[] = {
 		.reads_file = true,
 		.check = cli_check_moab,
 		.explain = cli_explain_moab,
+		.whatif = cli_whatif_moab,
+		.whatif_file = true,
 	},
 	{
 		.kind = PRISM_POLICY_GRIDENGINE,
 		.reads_file = true,
 		.check = cli_check_gridengine,
 		.explain = cli_explain_ge,
+		.whatif = cli_whatif_ge,
+		.whatif_file = true,
+		.whatif_assocs = true,	/* the share tree */
 	},
 };
 

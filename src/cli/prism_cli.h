@@ -20,6 +20,7 @@
 #include "prism_cols.h"
 #include "prism_ge.h"
 #include "prism_ge_conf.h"
+#include "prism_ge_usage.h"
 #include "prism_moab.h"
 #include "prism_moab_conf.h"
 #include "prism_params.h"
@@ -63,6 +64,7 @@ extern int slurm_time_str2mins(const char *string);
 /* Names of Prism's files in StateSaveLocation (src/plugin/). */
 #define CLI_STATE_NAME "priority_prism_state"
 #define CLI_MOAB_USAGE_NAME "priority_prism_moab_usage"
+#define CLI_GE_USAGE_NAME "priority_prism_ge_usage"
 
 /*
  * The subcommands: 'argc'/'argv' start at the subcommand's name. Each
@@ -123,6 +125,7 @@ typedef struct {
 		      char *const *set, int nset, const char *cand,
 		      prism_whatif_job_t **out, uint32_t *cnt);
 	bool whatif_file;		/* whatif takes --policy-file */
+	bool whatif_assocs;		/* whatif needs r->assocs */
 } cli_policy_t;
 
 /* The entry of 'kind' (never NULL: an unknown kind gets multifactor's). */
@@ -166,6 +169,12 @@ extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 				   const uint32_t *ids, uint32_t id_cnt,
 				   bool long_fmt, bool json);
 
+extern int cli_whatif_moab(const cli_records_t *r, const char *path,
+			   char *const *set, int nset, const char *cand,
+			   prism_whatif_job_t **out, uint32_t *cnt);
+extern int cli_whatif_ge(const cli_records_t *r, const char *path,
+			 char *const *set, int nset, const char *cand,
+			 prism_whatif_job_t **out, uint32_t *cnt);
 extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
 				  char *const *set, int nset, const char *cand,
 				  prism_whatif_job_t **out, uint32_t *cnt);
@@ -313,6 +322,19 @@ typedef struct {
  */
 extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err);
 
+/*
+ * prism whatif under a candidate Moab policy x->pol (cli_diag.c): each
+ * pending sprio row of 'x' with its priority now (prism_moab_cols_decode())
+ * and the one the plugin computes under x->pol at x->now with x->usage
+ * (prism_moab_prio(): the job in the row's partition, an admin-set
+ * priority as Moab's system priority; 0 when REJECTNEGPRIOJOBS would hold
+ * it) into 'out' (room for x->factor_cnt), *cnt of them. CLI_OK, or
+ * CLI_ERROR with one line on 'err' (a job the core refuses, out of
+ * memory).
+ */
+extern int cli_moab_whatif(const cli_explain_t *x, prism_whatif_job_t *out,
+			   uint32_t *cnt, FILE *err);
+
 /* Per-job lookups shared over one explain run; opaque. */
 typedef struct cli_jobmap cli_jobmap_t;
 
@@ -348,6 +370,10 @@ typedef struct {
 	uint32_t factor_cnt;
 	const uint32_t *ids;		/* the jobs asked for; none: all */
 	uint32_t id_cnt;
+	/* prism whatif only: the share tree and its usage */
+	slurmdb_assoc_rec_t *const *assocs; /* NULL: no share tree */
+	uint32_t assoc_cnt;
+	const prism_ge_usage_t *usage;	/* NULL: no usage */
 } cli_ge_explain_t;
 
 /*
@@ -369,6 +395,21 @@ extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 extern void cli_ge_job_inputs(const prism_ge_policy_t *pol,
 			      const slurm_job_info_t *job, const char *part,
 			      prism_ge_job_t *in, double *amount);
+
+/*
+ * prism whatif under a candidate Grid Engine policy x->pol
+ * (cli_ge_diag.c): one pass over every pending job of x->jobs at x->now
+ * as the plugin's pass runs it (prism_ge_pass_run(): the share tree of
+ * x->assocs with the usage x->usage, the running jobs counted on their
+ * association, user and account; held jobs and admin-set priorities left
+ * out), then each pending sprio row of 'x' with its priority now
+ * (prism_ge_cols_decode()) and under the candidate (in the row's
+ * partition; an admin-set priority kept) into 'out' (room for
+ * x->factor_cnt), *cnt of them. CLI_OK, or CLI_ERROR with one line on
+ * 'err' (the core refuses the pass, out of memory).
+ */
+extern int cli_ge_whatif(const cli_ge_explain_t *x, prism_whatif_job_t *out,
+			 uint32_t *cnt, FILE *err);
 
 /* ---- explain: the multifactor view (cli_mf_view.c) ---- */
 

@@ -5,8 +5,10 @@
  *  mdiag -p view is printed: the table of the example policy's jobs,
  *  worked out by hand, and its notes; likewise into the Grid Engine
  *  core's jobs and the qstat -pri and -urg views (policy=gridengine);
- *  and the multifactor view: terms, sum, fair-share path, Fair Tree rank
- *  and reason, JSON, jobs asked for that have no row.
+ *  prism whatif under a candidate Moab or Grid Engine policy (the pass
+ *  over every pending job, the share tree); and the multifactor view:
+ *  terms, sum, fair-share path, Fair Tree rank and reason, JSON, jobs
+ *  asked for that have no row.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -521,6 +523,68 @@ START_TEST(test_view_empty)
 }
 END_TEST
 
+/* ---- prism whatif under a candidate Moab policy ------------------------ */
+
+/* The entry of job 'id' in partition 'part' among the 'n' of 'e'. */
+static const prism_whatif_job_t *_wi_find(const prism_whatif_job_t *e,
+					  uint32_t n, uint32_t id,
+					  const char *part)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (e[i].id == id && !strcmp(e[i].partition, part))
+			return &e[i];
+	ck_abort_msg("job %u in %s: no entry", id, part);
+	return NULL;
+}
+
+START_TEST(test_moab_whatif)
+{
+	_world_t w;
+	prism_whatif_job_t e[8];
+	prism_error_t err = { "" };
+	prism_moab_policy_t *cand = NULL;
+	char text[sizeof(example) + 8];
+	const char *q;
+	uint32_t n = 99;
+
+	_world(&w);
+	/* the policy in force as the candidate: nothing moves but job 7,
+	 * whose sprio row the controller computed before a change */
+	ck_assert_int_eq(cli_moab_whatif(&w.x, e, &n, stderr), CLI_OK);
+	ck_assert_uint_eq(n, 7);	/* job 4 twice, job 99 ignored */
+	ck_assert_uint_eq(_wi_find(e, n, 1, "batch")->before, 1472);
+	ck_assert_uint_eq(_wi_find(e, n, 1, "batch")->after, 1472);
+	ck_assert_uint_eq(_wi_find(e, n, 2, "batch")->after, 1187);
+	ck_assert_uint_eq(_wi_find(e, n, 3, "fast")->after, 731);
+	ck_assert_uint_eq(_wi_find(e, n, 4, "batch")->after, 1178);
+	ck_assert_uint_eq(_wi_find(e, n, 5, "batch")->before, 1000000008);
+	ck_assert_uint_eq(_wi_find(e, n, 5, "batch")->after, 1000000008);
+	ck_assert_uint_eq(_wi_find(e, n, 7, "batch")->before, 1400);
+	ck_assert_uint_eq(_wi_find(e, n, 7, "batch")->after, 1312);
+	/* job 4 in its second partition: class fast's priority */
+	ck_assert_uint_gt(_wi_find(e, n, 4, "fast")->after, 1178);
+	ck_assert_str_eq(_wi_find(e, n, 3, "fast")->account, "physics");
+
+	/* QOS high worth ten times more: job 3 from last to second */
+	q = strstr(example, "QOSCFG[high] PRIORITY=500 ");
+	ck_assert_ptr_nonnull(q);
+	snprintf(text, sizeof(text), "%.*sQOSCFG[high] PRIORITY=5000%s",
+		 (int) (q - example), example, q + 25);
+	ck_assert_msg(!prism_moab_conf_parse(text, strlen(text), "cand.conf",
+					     &cand, &err),
+		      "%s", err.text);
+	w.x.pol = cand;
+	ck_assert_int_eq(cli_moab_whatif(&w.x, e, &n, stderr), CLI_OK);
+	ck_assert(!prism_whatif_rank(e, n, &err));
+	ck_assert_uint_eq(_wi_find(e, n, 3, "fast")->rank_before, 7);
+	ck_assert_uint_eq(_wi_find(e, n, 3, "fast")->rank_after, 2);
+	ck_assert_uint_eq(_wi_find(e, n, 5, "batch")->rank_after, 1);
+	ck_assert_uint_eq(_wi_find(e, n, 1, "batch")->after, 1472);
+	prism_moab_policy_free(cand);
+	_world_free(&w);
+}
+END_TEST
+
 /* ---- policy=gridengine: qstat -pri and -urg ------------------------- */
 
 static const char ge_example[] =
@@ -693,6 +757,114 @@ START_TEST(test_ge_view)
 	fclose(out);
 	ck_assert_str_eq(text, "no pending job to show\n");
 	free(text);
+	prism_ge_policy_free(pol);
+}
+END_TEST
+
+/* ---- prism whatif under a candidate Grid Engine policy --------------- */
+
+static prism_ge_policy_t *_ge_parse(const char *text)
+{
+	prism_ge_policy_t *pol = NULL;
+	prism_error_t err = { "" };
+
+	ck_assert_msg(!prism_ge_conf_parse(text, strlen(text), "cand.conf",
+					   &pol, &err),
+		      "%s", err.text);
+	return pol;
+}
+
+/*
+ * The jobs of test_ge_view (21 batch, 22 fast, 23 held, 24 running)
+ * under the policy in force, a candidate without partition fast's
+ * urgency, and one weighing share-tree tickets only (daemon's
+ * association has used much, bin's nothing).
+ */
+START_TEST(test_ge_whatif)
+{
+	prism_ge_policy_t *pol = _ge_policy(), *cand;
+	slurm_job_info_t jobs[] = {
+		_job(21, "daemon", 2, "chem", NULL, "batch", 60, 60),
+		_job(22, "bin", 2, "chem", NULL, "fast", 10, 60),
+		_job(23, "bin", 2, "chem", NULL, "fast", 10, 60),
+		_job(24, "bin", 2, "chem", NULL, "fast", 10, 60),
+	};
+	flat_t f[] = {
+		_ge_factors(pol, 21, "batch", 0.0, 0.5, 1124.0 / 2048),
+		_ge_factors(pol, 22, "fast", 1.0, 0.5, 0.5),
+	};
+	slurmdb_assoc_rec_t a[] = {
+		{ .id = 1, .parent_id = 0, .acct = "root", .shares_raw = 1 },
+		{ .id = 2, .parent_id = 1, .acct = "chem", .shares_raw = 1 },
+		{ .id = 3, .parent_id = 2, .acct = "chem", .user = "daemon",
+		  .shares_raw = 1 },
+		{ .id = 4, .parent_id = 2, .acct = "chem", .user = "bin",
+		  .shares_raw = 1 },
+	};
+	slurmdb_assoc_rec_t *ap[] = { &a[0], &a[1], &a[2], &a[3] };
+	row_t rows[N(f)];
+	priority_factors_object_t *fp[N(f)];
+	cli_ge_explain_t x = {
+		.pol = pol, .now = NOW, .jobs = jobs, .job_cnt = N(jobs),
+		.factors = fp, .factor_cnt = N(fp),
+	};
+	prism_whatif_job_t e[4];
+	prism_error_t err = { "" };
+	prism_ge_usage_t *u = prism_ge_usage_create(NOW);
+	uint32_t n = 99;
+
+	_rows(f, rows, fp, N(f));
+	jobs[0].max_cpus = 4;
+	jobs[0].tres_req_str = "cpu=4,mem=2G,node=1,gres/gpu=2";
+	jobs[0].nice = NICE_OFFSET - 100;
+	jobs[0].assoc_id = 3;
+	jobs[1].deadline = NOW + 3600;
+	jobs[1].assoc_id = 4;
+	jobs[2].priority = 0;
+	jobs[3].job_state = JOB_RUNNING;
+	jobs[3].assoc_id = 4;
+
+	/* the policy in force: the pass gives what the controller has */
+	ck_assert_int_eq(cli_ge_whatif(&x, e, &n, stderr), CLI_OK);
+	ck_assert_uint_eq(n, 2);
+	for (uint32_t i = 0; i < n; i++)
+		ck_assert_uint_eq(e[i].after, e[i].before);
+	ck_assert_uint_gt(_wi_find(e, n, 22, "fast")->before,
+			  _wi_find(e, n, 21, "batch")->before);
+
+	/* no urgency for partition fast: the 4-slot job 21 leads */
+	cand = _ge_parse("weight_priority 1\nurgency_slots 100\n"
+			 "urgency[mem] 0.5\nurgency[gres/gpu] 1000\n");
+	x.pol = cand;
+	ck_assert_int_eq(cli_ge_whatif(&x, e, &n, stderr), CLI_OK);
+	ck_assert(!prism_whatif_rank(e, n, &err));
+	ck_assert_uint_eq(_wi_find(e, n, 21, "batch")->rank_before, 2);
+	ck_assert_uint_eq(_wi_find(e, n, 21, "batch")->rank_after, 1);
+	ck_assert_uint_eq(_wi_find(e, n, 21, "batch")->after,
+			  prism_ge_to_slurm(cand, 0.5 * 1.0 + 0.5 * 0.5 +
+						  1.0 * (1124.0 / 2048)));
+	prism_ge_policy_free(cand);
+
+	/* share-tree tickets only: without the tree both get none (a tie,
+	 * job id decides); with it daemon's usage puts bin's job first */
+	cand = _ge_parse("weight_urgency 0\nweight_priority 0\n"
+			 "weight_ticket 1\nweight_tickets_share 1000\n");
+	x.pol = cand;
+	ck_assert_int_eq(cli_ge_whatif(&x, e, &n, stderr), CLI_OK);
+	ck_assert(!prism_whatif_rank(e, n, &err));
+	ck_assert_uint_eq(_wi_find(e, n, 21, "batch")->rank_after, 1);
+	ck_assert_ptr_nonnull(u);
+	ck_assert(!prism_ge_usage_charge(u, 3, 1e6, &err));
+	x.assocs = ap;
+	x.assoc_cnt = N(ap);
+	x.usage = u;
+	ck_assert_int_eq(cli_ge_whatif(&x, e, &n, stderr), CLI_OK);
+	ck_assert(!prism_whatif_rank(e, n, &err));
+	ck_assert_uint_eq(_wi_find(e, n, 22, "fast")->rank_after, 1);
+	ck_assert_uint_gt(_wi_find(e, n, 22, "fast")->after,
+			  _wi_find(e, n, 21, "batch")->after);
+	prism_ge_policy_free(cand);
+	prism_ge_usage_free(u);
 	prism_ge_policy_free(pol);
 }
 END_TEST
@@ -1185,6 +1357,8 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_view_empty);
 	tcase_add_test(tc, test_ge_inputs);
 	tcase_add_test(tc, test_ge_view);
+	tcase_add_test(tc, test_moab_whatif);
+	tcase_add_test(tc, test_ge_whatif);
 	tcase_add_test(tc, test_mf_view);
 	tcase_add_test(tc, test_mf_view_ids);
 	tcase_add_test(tc, test_mf_view_no_assocs);
