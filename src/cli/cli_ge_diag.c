@@ -290,6 +290,7 @@ typedef struct {
 	prism_ge_pass_t *core;
 } _wi_t;
 
+/* Free what 'w' holds (not 'w'). */
 static void _wi_free(_wi_t *w)
 {
 	free(w->nodes);
