@@ -371,3 +371,48 @@ ctld_priority_type() {
         awk -F' = ' '$1 ~ /^PriorityType[[:space:]]*$/ && !found {
             print $2; found = 1 }'
 }
+
+# whatif_order TEXT -- the entries of the section "The new order:" of
+# `prism whatif --all`'s output TEXT, as "JOBID:PARTITION ..." in order.
+whatif_order() {
+    awk '/^The new order:/ { on = 1; next }
+         on && $1 == "JOBID" { next }
+         on && $1 !~ /^[0-9]+$/ { exit }
+         on { printf "%s:%s ", $1, $2 }' <<<"$1"
+}
+
+# whatif_prios TEXT -- "JOBID:PARTITION:PRIO_NOW:PRIO_NEW ..." of the
+# section "The new order:" of `prism whatif --all`'s output TEXT.
+whatif_prios() {
+    awk '/^The new order:/ { on = 1; next }
+         on && $1 == "JOBID" { next }
+         on && $1 !~ /^[0-9]+$/ { exit }
+         on { printf "%s:%s:%s:%s ", $1, $2, $6, $7 }' <<<"$1"
+}
+
+# sprio_prios -- sprio's rows as "JOBID:PARTITION:PRIORITY ...".
+sprio_prios() {
+    sprio -h -o '%i %r %Y' 2>/dev/null | sort -k1,1n -k2,2 |
+        awk '{ printf "%s:%s:%s ", $1, $2, $3 }'
+}
+
+# sprio_order -- sprio's rows as "JOBID:PARTITION ..." in the queue's
+# order: highest priority first, then lowest job id (then partition), as
+# prism whatif ranks them.
+sprio_order() {
+    sprio -h -o '%i %r %Y' 2>/dev/null | sort -k3,3nr -k1,1n -k2,2 |
+        awk '{ printf "%s:%s ", $1, $2 }'
+}
+
+# whatif_check LABEL TEXT -- PASS when the new order prism whatif
+# predicted (TEXT: its --all output) is the order sprio shows now.
+whatif_check() {
+    local want got
+    want=$(whatif_order "$2")
+    got=$(sprio_order)
+    if [[ -n $want && $want == "$got" ]]; then
+        check "$1" 0 "$want"
+    else
+        check "$1" 1 "whatif: '$want' sprio: '$got'"
+    fi
+}

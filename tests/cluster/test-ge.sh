@@ -24,10 +24,15 @@
 #       more urgency for partition high: the big-CPU job leads)
 #   (h) the share-tree usage (CPU-seconds of the running jobs, saved in
 #       StateSaveLocation) grows and survives a slurmctld restart
+#   (i) prism whatif refuses a broken candidate file (exit 1, FILE:LINE)
+#   (j) prism whatif --all --policy-file on the file of (g), run just
+#       before the reconfigure, predicts the order sprio shows after it,
+#       and its priorities but for the deadline job's (which grows)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
-# Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh).
+# Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh), PRISM_CLI
+# (the prism command; default: the build's src/cli/prism, else prism).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
 set -euo pipefail
@@ -37,6 +42,10 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
+
+TOP=$(cd "$HERE/../.." && pwd)
+CLI=${PRISM_CLI:-$TOP/src/cli/prism}
+[[ -x $CLI ]] || CLI=$(command -v prism || echo "$TOP/src/cli/prism")
 
 cluster_test_begin ge
 
@@ -269,8 +278,26 @@ else
         "error='$errline' kept=$kept passes=$repassed order=$(names "$got")"
 fi
 
-# (g) a changed file is in force at the next pass
-write_policy 0
+# (i) prism whatif refuses the broken file of (f) as a candidate: exit 1,
+# one line with file and line
+werr=$("$CLI" whatif --policy-file "$POLICY" 2>&1 >/dev/null) && wrc=0 || wrc=$?
+if ((wrc == 1)) && [[ $(wc -l <<<"$werr") == 1 && $werr == "prism: whatif: $POLICY:$line: "* ]]; then
+    check "(i) prism whatif: broken candidate refused (exit 1)" 0 "$werr"
+else
+    check "(i) prism whatif: broken candidate refused (exit 1)" 1 "exit $wrc '$werr'"
+fi
+
+# (g) a changed file is in force at the next pass; prism whatif on it
+# just before predicts the order after it (j). Its priorities are the
+# last pass's: the waiting time grows alike for every job (nurg keeps),
+# but the deadline job's urgency grows as its deadline nears, so only the
+# order is compared.
+NEWPOLICY=$DIR/ge/new.conf
+POLICY=$NEWPOLICY write_policy 0
+WHATIF=$("$CLI" whatif --all --policy-file "$NEWPOLICY" 2>&1) || true
+echo "=== prism whatif --all --policy-file $NEWPOLICY"
+echo "$WHATIF"
+cp "$NEWPOLICY" "$POLICY"
 scontrol reconfigure || true
 sleep 2
 wait_pass "after a good reconfigure"
@@ -283,6 +310,19 @@ if [[ $first == "$J_BIG" && $rr == 100.00 ]]; then
 else
     check "(g) changed file in force after reconfigure" 1 "part-high rr=$rr order=$(names "$got")"
 fi
+echo "=== sprio after the reconfigure"
+sprio -o '%i %r %Y' || true
+whatif_check "(j) prism whatif's new order before (g) is sprio's after it" "$WHATIF"
+# ... and the priorities it predicted are sprio's, but for the deadline
+# job's (its urgency grew with the passes in between)
+bad=()
+now_prios=" $(sprio_prios)"
+for e in $(whatif_prios "$WHATIF"); do
+    IFS=: read -r j p _ new <<<"$e"
+    [[ $j == "$J_DL" || $now_prios == *" $j:$p:$new "* ]] || bad+=("$j:$p:$new")
+done
+check "(j) prism whatif's new priorities are sprio's (but the deadline job's)" \
+    "${#bad[@]}" "${bad[*]:-$now_prios}"
 
 # (h) usage: grows pass by pass, kept across a restart of slurmctld
 u1=$(usage_sum)

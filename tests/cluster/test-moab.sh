@@ -25,6 +25,11 @@
 #   (k) with PrivateData=jobs a user sees only their own jobs in sprio and
 #       in `prism explain`
 #   (l) with a broken file slurmctld refuses to start, naming file and line
+#   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE)
+#       and slurm.conf settings (policy=moab needs a candidate file)
+#   (n) prism whatif --all --policy-file on the file of (i), run just
+#       before the reconfigure, predicts the order sprio shows after it
+#       and the change at the last pass (daemon's job +1000, no other)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -321,13 +326,48 @@ else
         "error='$errline' kept=$kept ASSOC=$(col "$J_DAEMON" 4)"
 fi
 
-# (i) a fixed file is in force at the next pass
-write_policy 40
+# (m) prism whatif refuses a broken candidate (the file of (h)) and
+# settings without a candidate file: exit 1, one line saying why
+werr=$("$CLI" whatif --policy-file "$POLICY" 2>&1 >/dev/null) && wrc=0 || wrc=$?
+serr=$("$CLI" whatif PriorityWeightAge=1 2>&1 >/dev/null) && src=0 || src=$?
+if ((wrc == 1 && src == 1)) && [[ $(wc -l <<<"$werr") == 1 && $(wc -l <<<"$serr") == 1 ]] &&
+    [[ $werr == "prism: whatif: $POLICY:18: "* && $serr == *"give a candidate with --policy-file"* ]]; then
+    check "(m) prism whatif: broken candidate and settings refused (exit 1)" 0 "$werr"
+else
+    check "(m) prism whatif: broken candidate and settings refused (exit 1)" 1 \
+        "exit $wrc '$werr'; exit $src '$serr'"
+fi
+
+# (i) a fixed file is in force at the next pass; prism whatif on it just
+# before predicts the order the next pass gives (its priorities are those
+# of the last pass: the next pass's SERV has grown by the queue minutes in
+# between, so only the order is compared)
+NEWPOLICY=$DIR/moab/new.conf
+POLICY=$NEWPOLICY write_policy 40
+WHATIF=$("$CLI" whatif --all --policy-file "$NEWPOLICY" 2>&1) || true
+echo "=== prism whatif --all --policy-file $NEWPOLICY"
+echo "$WHATIF"
+cp "$NEWPOLICY" "$POLICY"
 scontrol reconfigure || true
 sleep 2
 wait_pass "after a good reconfigure"
 got=$(col "$J_DAEMON" 4)
 check "(i) changed file in force after reconfigure" "$([[ $got == 4000 ]]; echo $?)" "daemon ASSOC=$got"
+echo "=== sprio after the reconfigure"
+sprio -o '%i %r %Y' || true
+whatif_check "(n) prism whatif's new order before (i) is sprio's after it" "$WHATIF"
+# ... and, at the same pass, the change is daemon's CRED only: USERWEIGHT
+# 100 x (40 - 30) on daemon's job, nothing on the others
+bad=()
+for e in $(whatif_prios "$WHATIF"); do
+    IFS=: read -r j _ was new <<<"$e"
+    want=$was
+    [[ $j == "$J_DAEMON" ]] && want=$((was + 1000))
+    [[ $new == "$want" ]] || bad+=("$j:$was->$new(want $want)")
+done
+[[ -n $WHATIF ]] || bad+=("no output")
+check "(n) prism whatif's new priorities: daemon's job +1000, the others kept" \
+    "${#bad[@]}" "${bad[*]:-}"
 
 # (j) the usage survives a restart of slurmctld
 before=$(nobody_pct)
