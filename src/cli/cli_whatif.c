@@ -108,9 +108,10 @@ extern int cli_whatif_print(const char *what, prism_whatif_job_t *jobs,
 		rc = CLI_OK;
 		goto out;
 	}
-	fprintf(out, "%" PRIu32 " pending entr%s (job and partition): %zu move%s, %zu keep%s its place.\n",
+	fprintf(out, "%" PRIu32 " pending entr%s (job and partition): %zu move%s, %zu keep%s %s place.\n",
 		n, n == 1 ? "y" : "ies", moved, moved == 1 ? "s" : "",
-		n - moved, n - moved == 1 ? "s" : "");
+		n - moved, n - moved == 1 ? "s" : "",
+		n - moved == 1 ? "its" : "their");
 	if (moved) {
 		size_t shown = moved < top ? moved : top;
 

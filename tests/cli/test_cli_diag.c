@@ -1278,7 +1278,7 @@ START_TEST(test_mf_whatif)
 	const char *set[] = { "PriorityWeightPartition=0",
 			      "PriorityWeightAge=30000" };
 	static const char *lines[] = {
-		"2 pending entries (job and partition): 2 move, 0 keep its place.\n",
+		"2 pending entries (job and partition): 2 move, 0 keep their place.\n",
 		"  5          batch        physics              2         1         4833        18333  up 1\n",
 		"  6          fast         chem                 1         2        19900         9900  down 1\n",
 		"  chem                  1      0      1            1.0            2.0\n",
@@ -1305,7 +1305,7 @@ START_TEST(test_mf_whatif)
 
 	/* nothing that changes the order */
 	text = _mf_whatif(&x, set, 0, CLI_OK, &err);
-	ck_assert_ptr_nonnull(strstr(text, "2 pending entries (job and partition): 0 move, 2 keep its place.\n"));
+	ck_assert_ptr_nonnull(strstr(text, "2 pending entries (job and partition): 0 move, 2 keep their place.\n"));
 	free(text);
 	free(err);
 }
