@@ -28,6 +28,11 @@
 #   (j) prism whatif --all --policy-file on the file of (g), run just
 #       before the reconfigure, predicts the order sprio shows after it,
 #       and its priorities but for the deadline job's (which grows)
+#   (k) prism compare of the 24-CPU and the 8-CPU job names the urgency
+#       (sprio's AGE: urgency_slots) as the term that decides
+#   (l) prism explain agrees with the controller: its qstat -pri table
+#       lists the pending jobs in squeue's order, and each job's urg in
+#       qstat -urg is the urgency the plugin logged at its last pass
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -248,6 +253,49 @@ pred=$(for j in "${ORDERED[@]}"; do echo "$j ${NICE[$j]:-0} $(field "$j" urg)"; 
 [[ $pred == "$want" ]] &&
     check "(d) the logged urgencies give the same order" 0 ||
     check "(d) the logged urgencies give the same order" 1 "$(names "$pred")"
+
+# (k) prism compare of the 24-CPU and the 8-CPU job (same partition and
+# time limit, nice 0, tickets weighed 0): urgency_slots decides, in AGE
+cmp_out=$("$CLI" compare "$J_MID" "$J_BIG" 2>&1) && crc=0 || crc=$?
+echo "=== prism compare $J_MID $J_BIG"
+echo "$cmp_out"
+if ((crc == 0)) && grep -q "^  job $J_BIG ranks above job $J_MID by " <<<"$cmp_out" &&
+    grep -q "^  decided by: AGE (urgency) (" <<<"$cmp_out"; then
+    check "(k) prism compare names the urgency (AGE) as the deciding term" 0 "$(grep '^  decided by' <<<"$cmp_out")"
+else
+    check "(k) prism compare names the urgency (AGE) as the deciding term" 1 "exit $crc"
+fi
+
+# (l) prism explain agrees with the controller: the qstat -pri table lists
+# the pending jobs in squeue's order, and each job's urg in the qstat -urg
+# table is the urgency the plugin logged at its last pass (captured
+# between two reads of the state file's time: no pass in between)
+ex_ok=1
+for try in 1 2 3; do
+    m0=$(state_mtime)
+    EXPLAIN=$("$CLI" explain 2>&1) && erc=0 || erc=$?
+    ex_order=$(sed -n '/^qstat -pri/,/^$/p' <<<"$EXPLAIN" | grep -oE '^[0-9]+' | tr '\n' ' ')
+    sq_order=$(squeue_order)
+    urgs=$(for j in "${ORDERED[@]}"; do echo "$j $(field "$j" urg)"; done)
+    [[ $(state_mtime) == "$m0" ]] && { ex_ok=0; break; }
+    log "(l) a pass ran during the capture (try $try)"
+done
+echo "=== prism explain"
+echo "$EXPLAIN"
+bad=()
+((ex_ok == 0)) || bad+=("a pass ran during every capture")
+((erc == 0)) || bad+=("exit $erc")
+# the -pri table holds every pending job, the held one not: keep the
+# jobs of ORDERED, in the table's order
+ex_ordered=$(for j in $ex_order; do [[ " ${ORDERED[*]} " == *" $j "* ]] && printf '%s ' "$j"; done)
+[[ $ex_ordered == "$sq_order" ]] || bad+=("order $(names "$ex_ordered")vs squeue $(names "$sq_order")")
+while read -r j u; do
+    line=$(sed -n '/^qstat -urg/,/^$/p' <<<"$EXPLAIN" | grep -E "^$j " | head -n 1)
+    got=$(awk '{ print $4 }' <<<"$line")
+    awk -v g="$got" -v u="$u" 'BEGIN { exit !(g != "" && u != "" && g - u <= 1 && u - g <= 1) }' ||
+        bad+=("$(name_of "$j"): urg '$got', logged '$u'")
+done <<<"$urgs"
+check "(l) prism explain agrees with the controller (order, urgency)" "${#bad[@]}" "${bad[*]:-${#ORDERED[@]} jobs}"
 
 # (e) held stays 0, admin-set kept
 hp=$(prio_of "$J_HELD")

@@ -22,14 +22,16 @@
 #       controller keeps running and the old policy stays in force
 #   (i) a fixed file on reconfigure is in force at the next pass
 #   (j) the Moab fair-share usage survives a slurmctld restart
-#   (k) with PrivateData=jobs a user sees only their own jobs in sprio and
-#       in `prism explain`
+#   (k) with PrivateData=jobs a user sees only their own jobs in sprio, in
+#       `prism explain` and in `prism whatif` (which says so in a note)
 #   (l) with a broken file slurmctld refuses to start, naming file and line
 #   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE)
 #       and slurm.conf settings (policy=moab needs a candidate file)
 #   (n) prism whatif --all --policy-file on the file of (i), run just
 #       before the reconfigure, predicts the order sprio shows after it
 #       and the change at the last pass (daemon's job +1000, no other)
+#   (o) prism compare of daemon's and bin's jobs names CRED (sprio's
+#       ASSOC) as the term that decides, by USERCFG against GROUPCFG
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -279,6 +281,20 @@ else
     check "(g) prism explain agrees with sprio" 1 "no prism command at $CLI"
 fi
 
+# (o) prism compare of daemon's and bin's jobs (same partition, size and
+# time limit, a second apart): USERCFG[daemon] PRIORITY=30 x USERWEIGHT
+# 100 against GROUPCFG[bin] PRIORITY=50 x GROUPWEIGHT 10 -- CRED decides
+# (first; daemon's second more of queue time may add to it in SERV)
+cmp_out=$("$CLI" compare "$J_DAEMON" "$J_BIN" 2>&1) && crc=0 || crc=$?
+echo "=== prism compare $J_DAEMON $J_BIN"
+echo "$cmp_out"
+if ((crc == 0)) && grep -q "^  job $J_DAEMON ranks above job $J_BIN by " <<<"$cmp_out" &&
+    grep -qE "^  (decided by:|no term decides alone; together:) ASSOC \(CRED\) \(2500\.00\)" <<<"$cmp_out"; then
+    check "(o) prism compare names CRED as the deciding term" 0 "$(grep -E '^  (decided by|no term)' <<<"$cmp_out")"
+else
+    check "(o) prism compare names CRED as the deciding term" 1 "exit $crc"
+fi
+
 # (k) PrivateData=jobs: a user sees only their own jobs, in sprio and in
 # prism explain (the controller filters both RPCs)
 if [[ -x $CLI ]]; then
@@ -303,6 +319,16 @@ if [[ -x $CLI ]]; then
     else
         check "(k) PrivateData=jobs: daemon sees only its own job in prism explain and sprio" 1 \
             "daemon: explain '$ex_ids' sprio '$sp_ids' (its job: $J_DAEMON); root: explain '$root_ex' sprio '$root_sp'"
+    fi
+    # prism whatif as daemon: the same filter, and a note that says so
+    wi=$(as_daemon "$DIR/bin/prism" whatif --all --policy-file "$POLICY" 2>&1) || true
+    wi_ids=$(sed -n '/^The new order:/,$p' <<<"$wi" | sed 's/^ *//' | job_ids) || true
+    if grep -q '^note: PrivateData=jobs: the controller shows you only your own jobs' <<<"$wi" &&
+        [[ $wi_ids == "$J_DAEMON " ]]; then
+        check "(k) PrivateData=jobs: prism whatif as daemon ranks only its own job, and says so" 0 "job $J_DAEMON"
+    else
+        check "(k) PrivateData=jobs: prism whatif as daemon ranks only its own job, and says so" 1 \
+            "ids '$wi_ids' (want '$J_DAEMON '); output: $(tr '\n' ';' <<<"$wi")"
     fi
 else
     check "(k) PrivateData=jobs in prism explain" 1 "no prism command at $CLI"
