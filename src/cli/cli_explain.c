@@ -426,6 +426,21 @@ static int _whatif_alloc(const cli_records_t *r, prism_whatif_job_t **out)
 	return CLI_OK;
 }
 
+/* The Moab view's records from 'r', its policy 'pol' and 'usage'. */
+static void _moab_input(cli_explain_t *x, const cli_records_t *r,
+			const prism_moab_policy_t *pol,
+			const prism_moab_usage_t *usage)
+{
+	x->pol = pol;
+	x->usage = usage;
+	x->jobs = r->jobs->job_array;
+	x->job_cnt = r->jobs->record_count;
+	x->factors = r->factors;
+	x->factor_cnt = r->factor_cnt;
+	x->parts = r->parts->partition_array;
+	x->part_cnt = r->parts->record_count;
+}
+
 /* A candidate policy file that cannot be read or parsed ("FILE:LINE: "). */
 static int _bad_candidate(const prism_error_t *err)
 {
@@ -452,14 +467,7 @@ extern int cli_whatif_moab(const cli_records_t *r, const char *path,
 	/* the usage the plugin keeps, read under the candidate's
 	 * credentials, as the plugin adopts it on reconfigure */
 	usage = _usage(r, pol, stdout);
-	x.pol = pol;
-	x.usage = usage;
-	x.jobs = r->jobs->job_array;
-	x.job_cnt = r->jobs->record_count;
-	x.factors = r->factors;
-	x.factor_cnt = r->factor_cnt;
-	x.parts = r->parts->partition_array;
-	x.part_cnt = r->parts->record_count;
+	_moab_input(&x, r, pol, usage);
 	rc = _whatif_alloc(r, out);
 	if (!rc)
 		rc = cli_moab_whatif(&x, *out, cnt, stderr);
@@ -576,15 +584,8 @@ extern int cli_explain_moab(const cli_records_t *r, const char *path,
 	x.now = _last_pass(r, stdout);
 	usage = _usage(r, pol, stdout);
 	printf("\n");
-	x.pol = pol;
 	x.pol_path = path;
-	x.usage = usage;
-	x.jobs = r->jobs->job_array;
-	x.job_cnt = r->jobs->record_count;
-	x.factors = r->factors;
-	x.factor_cnt = r->factor_cnt;
-	x.parts = r->parts->partition_array;
-	x.part_cnt = r->parts->record_count;
+	_moab_input(&x, r, pol, usage);
 	x.ids = ids;
 	x.id_cnt = id_cnt;
 	rc = cli_explain_print(&x, stdout, stderr);

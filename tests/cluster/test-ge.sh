@@ -274,7 +274,7 @@ ex_ok=1
 for try in 1 2 3; do
     m0=$(state_mtime)
     EXPLAIN=$("$CLI" explain 2>&1) && erc=0 || erc=$?
-    ex_order=$(sed -n '/^qstat -pri/,/^$/p' <<<"$EXPLAIN" | grep -oE '^[0-9]+' | tr '\n' ' ')
+    ex_order=$(sed -n '/^qstat -pri/,/^$/p' <<<"$EXPLAIN" | grep -oE '^[0-9]+' | tr '\n' ' ') || true
     sq_order=$(squeue_order)
     urgs=$(for j in "${ORDERED[@]}"; do echo "$j $(field "$j" urg)"; done)
     [[ $(state_mtime) == "$m0" ]] && { ex_ok=0; break; }
@@ -287,10 +287,12 @@ bad=()
 ((erc == 0)) || bad+=("exit $erc")
 # the -pri table holds every pending job, the held one not: keep the
 # jobs of ORDERED, in the table's order
-ex_ordered=$(for j in $ex_order; do [[ " ${ORDERED[*]} " == *" $j "* ]] && printf '%s ' "$j"; done)
+ex_ordered=$(for j in $ex_order; do
+    if [[ " ${ORDERED[*]} " == *" $j "* ]]; then printf '%s ' "$j"; fi
+done)
 [[ $ex_ordered == "$sq_order" ]] || bad+=("order $(names "$ex_ordered")vs squeue $(names "$sq_order")")
 while read -r j u; do
-    line=$(sed -n '/^qstat -urg/,/^$/p' <<<"$EXPLAIN" | grep -E "^$j " | head -n 1)
+    line=$(sed -n '/^qstat -urg/,/^$/p' <<<"$EXPLAIN" | grep -E "^$j " | head -n 1) || true
     got=$(awk '{ print $4 }' <<<"$line")
     awk -v g="$got" -v u="$u" 'BEGIN { exit !(g != "" && u != "" && g - u <= 1 && u - g <= 1) }' ||
         bad+=("$(name_of "$j"): urg '$got', logged '$u'")
