@@ -2,8 +2,8 @@
  *  recalc.c - the recalculation thread. Every PriorityCalcPeriod it
  *  resets usage when due, decays usage, charges running jobs, updates
  *  fair-share over the association tree, has the policy in force
- *  recompute the priority of every job that needs it, and saves Prism's
- *  state.
+ *  recompute the priority of every job that needs it, and saves the
+ *  usage snapshot and Prism's state.
  *
  *  The steps and their order follow Slurm's multifactor plugin, so the
  *  usage and priorities agree with it pass for pass. A policy that
@@ -28,6 +28,7 @@
 #include "recalc.h"
 #include "state_file.h"
 #include "usage_slurm.h"
+#include "usage_snap.h"
 
 static pthread_t thread;
 static bool thread_running;
@@ -290,6 +291,7 @@ static void _pass(void)
 			       .recalc = true },
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
+	int64_t saved_reset;
 	bool after_fs, began;
 
 	prism_conf_get(&pass.p.conf);
@@ -314,24 +316,22 @@ static void _pass(void)
 
 	next.last_recalc = pass.p.now;
 	slurm_mutex_lock(&last_lock);
+	saved_reset = state.last_reset;
 	state = next;
 	slurm_mutex_unlock(&last_lock);
 	prism_policy_save();
-	(void) prism_state_save(&next);
 	/*
 	 * slurmctld itself saves association usage only every 5 minutes and
 	 * at shutdown: a controller killed in between would come back with
-	 * older usage while Prism's state says it was charged. Saving it
-	 * after every pass that charged keeps the two within one pass.
+	 * older usage while Prism's state says it was charged. The usage
+	 * snapshot of every pass that charged or reset usage keeps the two
+	 * within one pass; it is written before the state file (see
+	 * usage_snap.c on the order).
 	 */
-	if (pass.p.decayed && pass.with_dbd) {
-		struct timespec t0;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		(void) dump_assoc_mgr_state();
-		log_flag(PRIO, "%s: association usage saved in %" PRId64 " us",
-			 PRISM_PLUGIN_TYPE, _usec_since(&t0));
-	}
+	if (pass.with_dbd &&
+	    (pass.p.decayed || (next.last_reset != saved_reset)))
+		prism_usage_snap_save(&next);
+	(void) prism_state_save(&next);
 }
 
 static void *_recalc_loop(void *arg)
@@ -362,6 +362,7 @@ extern void prism_recalc_init(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 
 	prism_state_load(&state);
+	prism_usage_snap_load(&state);
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage)
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;

@@ -30,6 +30,14 @@ extern int prism_state_file_write(const char *name, const char *buf,
 				  size_t len);
 
 /*
+ * prism_state_file_write() without Slurm's state-file lock, for a file
+ * that only the calling thread writes (the usage snapshot): the lock
+ * serialises slurmctld's own state saves, which never touch it.
+ */
+extern int prism_state_file_write_own(const char *name, const char *buf,
+				      size_t len);
+
+/*
  * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf
  * (xfree()) of *len bytes. False when it does not exist or cannot be
  * read (logged). Takes Slurm's state-file lock.

@@ -8,8 +8,13 @@
 # root's jobs on three nodes and nobody's on the fourth, and then, KILLS
 # times, kills slurmctld with SIGKILL at a random point of the first
 # 100 ms of a recalculation pass (passes start every PriorityCalcPeriod,
-# so the next start is predictable from the last end) and starts it again. After each
-# restart it checks:
+# so the next start is predictable from the last end) and starts it again;
+# then once more, killed the moment the pass's usage snapshot
+# (priority_prism_usage) is renamed into place, before the state file
+# (kill-on-rename.c, inotify): that kill must be seen to land between the
+# two. Where each kill landed is read from the files it left (the pass
+# time in the snapshot's header against the state file's last_recalc, a
+# leftover .new file) and logged. After each restart it checks:
 #   - Prism read its state file and the Moab usage file without finding
 #     them damaged (no "damaged" in the log),
 #   - the association usage (sshare RawUsage) of root and nobody is not
@@ -17,12 +22,15 @@
 #     charge, and after the next pass not below it at all, nor above it by
 #     more than the time that passed (no charge is lost or doubled),
 #   - nobody's share of the Moab fair-share usage is what it was,
-#   - every pending job still has a priority.
+#   - every pending job still has a priority,
+#   - after the kill inside the save, that Prism continued from the
+#     snapshot's pass (its log says so).
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
 # Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh),
-# PRISM_CRASH_KILLS (default 3), PRISM_CRASH_JOBS (default 10000).
+# PRISM_CRASH_KILLS (default 3 timed kills, then the one inside the save),
+# PRISM_CRASH_JOBS (default 10000).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
 set -euo pipefail
@@ -39,6 +47,8 @@ cluster_test_begin crash
 
 cc -O2 -o "$DIR/submit-many" "$HERE/submit-many.c" -lslurm ||
     die "cannot build submit-many (libslurm-dev missing?)"
+cc -O2 -o "$DIR/kill-on-rename" "$HERE/kill-on-rename.c" ||
+    die "cannot build kill-on-rename"
 
 POLICY=$DIR/moab.conf
 cat >"$POLICY" <<'EOF'
@@ -99,31 +109,71 @@ nobody_pct() {
         "$STATE/priority_prism_moab_usage"
 }
 ctld_pid() { read -r p _ <"$DIR/pids/slurmctld.pid" && echo "$p"; }
+# the pass time in the usage snapshot's header; the state file's
+state_last() { awk '$1 == "last_recalc" { print $2 }' "$STATE/priority_prism_state" 2>/dev/null; }
+snap_pass() { od -An -t d8 -j 24 -N 8 "$STATE/priority_prism_usage" 2>/dev/null | tr -d ' '; }
+wait_dead() {
+    while [[ -d /proc/$1 ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]; do
+        sleep 0.05
+    done
+}
+# landed LAST_BEFORE -- where a kill landed, from the files it left
+landed() {
+    local new s l
+    new=$(cd "$STATE" && ls -- *.new 2>/dev/null | tr '\n' ' ')
+    s=$(snap_pass)
+    l=$(state_last)
+    if [[ -n $new ]]; then
+        echo "while writing ${new% } (snapshot pass ${s:-none}, state $l)"
+    elif [[ -n $s ]] && ((s > l)); then
+        echo "between the usage snapshot and the state file (snapshot pass $s, state $l)"
+    elif ((l > $1)); then
+        echo "after the pass's state file (pass $l)"
+    else
+        echo "before the pass's usage snapshot (both at pass $l)"
+    fi
+}
 
 log "two passes to accumulate usage"
 wait_pass >/dev/null || die "no recalculation pass"
 end=$(wait_pass) || die "no recalculation pass"
 
-for ((k = 1; k <= KILLS; k++)); do
+for ((k = 1; k <= KILLS + 1; k++)); do
     root0=$(raw root physics)
     nobody0=$(raw nobody chem)
     pct0=$(nobody_pct)
-    # passes start every PERIOD s (a monotonic timer); this one ended a
-    # few ms after it started: aim at a random point of the first 100 ms
-    # of the next one
-    offset=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", (r % 100) / 1000 }')
-    target=$(awk -v e="$end" -v p="$PERIOD" -v o="$offset" 'BEGIN { printf "%.3f", e + p + o }')
-    while awk -v t="$target" -v n="$EPOCHREALTIME" 'BEGIN { exit !(n < t) }'; do
-        sleep 0.01
-    done
+    last0=$(state_last)
     pid=$(ctld_pid)
     mark=$(wc -l <"$LOGF")
-    kill -KILL "$pid"
-    t_kill=$EPOCHREALTIME
-    log "kill $k: SIGKILL to slurmctld $pid at ${offset}s from the expected pass start"
-    while [[ -d /proc/$pid ]] && [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]]; do
-        sleep 0.05
-    done
+    if ((k == KILLS + 1)); then
+        # the last kill: the moment the next pass's snapshot is in place
+        offset=save
+        log "kill $k: waiting for the next usage snapshot"
+        "$DIR/kill-on-rename" "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
+            { check "kill $k: a usage snapshot written" 1; break; }
+        t_kill=$EPOCHREALTIME
+        wait_dead "$pid"
+        where=$(landed "$last0")
+        log "kill $k: SIGKILL to slurmctld $pid on the snapshot's rename: landed $where"
+        case $where in
+        between*) check "kill $k landed inside the save" 0 "$where" ;;
+        *) check "kill $k landed inside the save" 1 "$where" ;;
+        esac
+    else
+        # passes start every PERIOD s (a monotonic timer); this one ended
+        # a few ms after it started: aim at a random point of the first
+        # 100 ms of the next one
+        offset=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", (r % 100) / 1000 }')
+        target=$(awk -v e="$end" -v p="$PERIOD" -v o="$offset" 'BEGIN { printf "%.3f", e + p + o }')
+        while awk -v t="$target" -v n="$EPOCHREALTIME" 'BEGIN { exit !(n < t) }'; do
+            sleep 0.01
+        done
+        kill -KILL "$pid"
+        t_kill=$EPOCHREALTIME
+        wait_dead "$pid"
+        where=$(landed "$last0")
+        log "kill $k: SIGKILL to slurmctld $pid at ${offset}s from the expected pass start: landed $where"
+    fi
     "$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1 ||
         { check "kill $k: slurmctld restarts" 1; break; }
     t_up=$EPOCHREALTIME
@@ -149,8 +199,12 @@ for ((k = 1; k <= KILLS; k++)); do
         ok = ok && d < 1
         print ok ? 0 : 1 }')
     ((damaged == 0 && zero == 0)) || verdict=1
+    if [[ $where == between* ]]; then
+        cont=$(tail -n +"$mark" "$LOGF" | grep -c 'killed in between): continuing from that pass' || true)
+        ((cont == 1)) || verdict=1
+    fi
     end=$after
-    check "kill $k at ${offset}s: state and usage intact" "$verdict" \
+    check "kill $k at ${offset}s ($where): state and usage intact" "$verdict" \
         "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2; Moab share $pct0% -> $pct2%; damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
 done
 

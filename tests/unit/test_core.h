@@ -13,6 +13,7 @@ extern Suite *prio_suite(void);
 extern Suite *saved_policy_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
+extern Suite *usnap_suite(void);
 extern Suite *usage_suite(void);
 extern Suite *tres_suite(void);
 extern Suite *fairtree_suite(void);

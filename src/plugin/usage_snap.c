@@ -1,0 +1,353 @@
+/*****************************************************************************\
+ *  usage_snap.c - the usage snapshot (see usage_snap.h): a copy of the
+ *  usage fields Prism charges, read from and written to assoc_mgr's
+ *  records; the image, its checksum and the decision at start are the
+ *  core's (prism_usnap.h).
+ *
+ *  Why: slurmctld saves association usage only every 5 minutes and at
+ *  shutdown. A controller killed in between would come back with older
+ *  usage while Prism's state says it was charged. Slurm's own save
+ *  (dump_assoc_mgr_state()) after every pass closed that gap but packs
+ *  every association, user and QOS as text under the assoc_mgr locks;
+ *  the snapshot copies only the usage, under read locks, and writes it
+ *  after letting them go.
+ *
+ *  Order, so that nothing is charged twice: a pass charges, then its
+ *  snapshot is written (with the pass's last_recalc and last_reset), then
+ *  Prism's state file. Killed before the snapshot: both files are of the
+ *  previous pass, the usage of this one is lost (at most one pass). Killed
+ *  between the two: the snapshot's pass is newer than the state's, and at
+ *  start its times are taken as the last pass's (charging from the state's
+ *  older time would charge this pass twice). A snapshot older than the
+ *  state (a later pass whose snapshot failed, or multifactor ran since)
+ *  is stale and ignored. Its usage replaces what slurmctld loaded only
+ *  when slurmctld's usage file was not saved after the snapshot was taken
+ *  (a later save holds the same pass and the job ends charged since).
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <inttypes.h>
+#include <time.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/pack.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "prism_idmap.h"
+#include "prism_usnap.h"
+#include "state_file.h"
+#include "usage_snap.h"
+
+#define SNAP_NAME "priority_prism_usage"
+/* slurmctld's own association usage file (assoc_mgr.c) */
+#define SLURM_USAGE_NAME "assoc_usage"
+
+static const char plugin[] = PRISM_PLUGIN_TYPE;
+
+/* The image of the last save, kept from pass to pass (no page faults on
+ * a fresh buffer each time); the recalculation thread's only. */
+static char *snap_buf;
+static size_t snap_cap;
+
+typedef struct {
+	char *buf;
+	size_t pos;		/* where the next record goes */
+	uint32_t tres_cnt;
+	uint32_t n;		/* records put */
+	uint32_t room;		/* records the list may put */
+} put_arg_t;
+
+/* list_for_each() on assoc_mgr_assoc_list: put the next record. Caller
+ * holds the association read lock. */
+static int _put_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	put_arg_t *a = arg;
+	prism_usnap_rec_t r;
+
+	if (!assoc->usage || (a->n == a->room))
+		return 0;
+	r = (prism_usnap_rec_t) { .id = assoc->id,
+				  .grp_used_wall = assoc->usage->grp_used_wall,
+				  .usage_raw = assoc->usage->usage_raw };
+	prism_usnap_put(a->buf, &a->pos, a->tres_cnt, &r,
+			assoc->usage->usage_tres_raw);
+	a->n++;
+	return 0;
+}
+
+/* The same for assoc_mgr_qos_list (QOS read lock). */
+static int _put_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	put_arg_t *a = arg;
+	prism_usnap_rec_t r;
+
+	if (!qos->usage || (a->n == a->room))
+		return 0;
+	r = (prism_usnap_rec_t) { .id = qos->id,
+				  .grp_used_wall = qos->usage->grp_used_wall,
+				  .usage_raw = qos->usage->usage_raw };
+	prism_usnap_put(a->buf, &a->pos, a->tres_cnt, &r,
+			qos->usage->usage_tres_raw);
+	a->n++;
+	return 0;
+}
+
+/* Room for the image of 'h'; false when out of memory (logged). */
+static bool _reserve(const prism_usnap_head_t *h)
+{
+	size_t size = prism_usnap_max_size(h);
+
+	if (!size) {
+		error("%s: usage snapshot: too many records", plugin);
+		return false;
+	}
+	if (size <= snap_cap)
+		return true;
+	xfree(snap_buf);
+	snap_buf = try_xmalloc(size);
+	snap_cap = snap_buf ? size : 0;
+	if (!snap_buf)
+		error("%s: usage snapshot: out of memory (%zu bytes)", plugin,
+		      size);
+	return snap_buf;
+}
+
+/* The CPU time of the calling thread, in microseconds. */
+static int64_t _cpu_usec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (int64_t) t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/*
+ * Copy the usage into snap_buf under the read locks: the records, their
+ * end in *end, the image's header in *h. False when there is nothing to
+ * save or no memory.
+ */
+static bool _copy(const prism_state_t *st, prism_usnap_head_t *h,
+		  size_t *end)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	put_arg_t a = { 0 };
+	bool ok = false;
+
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_assoc_list || !assoc_mgr_qos_list)
+		goto done;
+	*h = (prism_usnap_head_t) {
+		.last_recalc = st->last_recalc,
+		.last_reset = st->last_reset,
+		.taken = time(NULL),
+		.tres_cnt = prism_ctl_tres_cnt(),
+		.assoc_cnt = list_count(assoc_mgr_assoc_list),
+		.qos_cnt = list_count(assoc_mgr_qos_list),
+	};
+	if (!_reserve(h))
+		goto done;
+	a = (put_arg_t) { .buf = snap_buf, .pos = PRISM_USNAP_HEAD,
+			  .tres_cnt = h->tres_cnt, .room = h->assoc_cnt };
+	list_for_each(assoc_mgr_assoc_list, _put_assoc, &a);
+	h->assoc_cnt = a.n;
+	a.n = 0;
+	a.room = h->qos_cnt;
+	list_for_each(assoc_mgr_qos_list, _put_qos, &a);
+	h->qos_cnt = a.n;
+	*end = a.pos;
+	ok = true;
+done:
+	assoc_mgr_unlock(&locks);
+	return ok;
+}
+
+extern void prism_usage_snap_save(const prism_state_t *st)
+{
+	prism_usnap_head_t h;
+	int64_t cpu0 = _cpu_usec(), cpu_copy;
+	size_t len;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		return;
+	if (!_copy(st, &h, &len))
+		return;
+	cpu_copy = _cpu_usec();
+	len = prism_usnap_end(snap_buf, len, &h);
+	log_flag(PRIO, "%s: usage snapshot: writing pass %" PRId64,
+		 plugin, h.last_recalc);
+	if (prism_state_file_write_own(SNAP_NAME, snap_buf, len))
+		return;
+	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u associations, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us)",
+		 plugin, h.last_recalc, h.assoc_cnt, h.qos_cnt, len,
+		 _cpu_usec() - cpu0, cpu_copy - cpu0);
+}
+
+/* When slurmctld last saved its association usage (its file's header);
+ * 0 when there is no such file. */
+static int64_t _slurm_saved(void)
+{
+	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				    SLURM_USAGE_NAME);
+	buf_t *buffer = create_mmap_buf(path);
+	uint16_t ver = 0;
+	time_t saved = 0;
+
+	xfree(path);
+	if (!buffer)
+		return 0;
+	if (unpack16(&ver, buffer) || unpack_time(&saved, buffer))
+		saved = 0;
+	free_buf(buffer);
+	return saved;
+}
+
+typedef struct {
+	const char *buf;
+	const prism_usnap_head_t *h;
+	prism_idmap_t *ids;	/* id -> record offset */
+	bool tres;		/* the TRES count is unchanged */
+	uint32_t applied;
+} apply_arg_t;
+
+/* Map the ids of the next 'n' records of the image, from *pos on, to
+ * their offsets in 'ids'; false when out of memory. */
+static bool _index(const char *buf, const prism_usnap_head_t *h,
+		   size_t *pos, uint32_t n, prism_idmap_t *ids)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		prism_usnap_rec_t r;
+		uint32_t at = (uint32_t) *pos;
+
+		prism_usnap_next(buf, h, pos, &r, NULL);
+		if (prism_idmap_put(ids, r.id, at))
+			return false;
+	}
+	return true;
+}
+
+/* list_for_each() on assoc_mgr_assoc_list: an association's usage from
+ * its record in the image, if it has one. Caller holds the write lock. */
+static int _apply_assoc(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	apply_arg_t *a = arg;
+	prism_usnap_rec_t r;
+	uint32_t at;
+	size_t pos;
+
+	if (!assoc->usage || !prism_idmap_get(a->ids, assoc->id, &at))
+		return 0;
+	pos = at;
+	prism_usnap_next(a->buf, a->h, &pos, &r,
+			 a->tres ? assoc->usage->usage_tres_raw : NULL);
+	assoc->usage->usage_raw = r.usage_raw;
+	assoc->usage->grp_used_wall = r.grp_used_wall;
+	a->applied++;
+	return 0;
+}
+
+/* The same for assoc_mgr_qos_list (QOS write lock). */
+static int _apply_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	apply_arg_t *a = arg;
+	prism_usnap_rec_t r;
+	uint32_t at;
+	size_t pos;
+
+	if (!qos->usage || !prism_idmap_get(a->ids, qos->id, &at))
+		return 0;
+	pos = at;
+	prism_usnap_next(a->buf, a->h, &pos, &r,
+			 a->tres ? qos->usage->usage_tres_raw : NULL);
+	qos->usage->usage_raw = r.usage_raw;
+	qos->usage->grp_used_wall = r.grp_used_wall;
+	a->applied++;
+	return 0;
+}
+
+/* Put the usage of the checked image 'buf' of 'h' into the association
+ * and QOS records (by id), and log how many. Takes the write locks. */
+static void _apply(const char *buf, const prism_usnap_head_t *h)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	prism_idmap_t *assoc_ids = prism_idmap_create();
+	prism_idmap_t *qos_ids = prism_idmap_create();
+	apply_arg_t a = { .buf = buf, .h = h };
+	uint32_t assocs = 0, qos = 0;
+	size_t pos = PRISM_USNAP_HEAD;
+
+	if (!assoc_ids || !qos_ids ||
+	    !_index(buf, h, &pos, h->assoc_cnt, assoc_ids) ||
+	    !_index(buf, h, &pos, h->qos_cnt, qos_ids)) {
+		error("%s: usage snapshot: out of memory; not applied",
+		      plugin);
+		goto done;
+	}
+	assoc_mgr_lock(&locks);
+	a.tres = (prism_ctl_tres_cnt() == h->tres_cnt);
+	if (!a.tres)
+		error("%s: usage snapshot: it has %u TRES, slurmctld %u: TRES usage left as slurmctld loaded it",
+		      plugin, h->tres_cnt, prism_ctl_tres_cnt());
+	if (assoc_mgr_assoc_list) {
+		a.ids = assoc_ids;
+		list_for_each(assoc_mgr_assoc_list, _apply_assoc, &a);
+		assocs = a.applied;
+	}
+	if (assoc_mgr_qos_list) {
+		a.ids = qos_ids;
+		a.applied = 0;
+		list_for_each(assoc_mgr_qos_list, _apply_qos, &a);
+		qos = a.applied;
+	}
+	assoc_mgr_unlock(&locks);
+	info("%s: usage snapshot of the pass at %" PRId64 " (taken at %" PRId64 ") applied to %u of its %u associations and %u of its %u QOS (the others no longer exist)",
+	     plugin, h->last_recalc, h->taken, assocs, h->assoc_cnt, qos,
+	     h->qos_cnt);
+done:
+	prism_idmap_free(assoc_ids);
+	prism_idmap_free(qos_ids);
+}
+
+extern void prism_usage_snap_load(prism_state_t *st)
+{
+	prism_usnap_head_t h;
+	prism_usnap_use_t use;
+	prism_error_t err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	int64_t saved;
+
+	if (!slurm_with_slurmdbd() ||
+	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		return;
+	if (!prism_state_file_read(SNAP_NAME, &buf, &len))
+		return;
+	if (prism_usnap_parse(buf, len, &h, &err)) {
+		error("%s: usage snapshot %s is damaged (%s); ignored",
+		      plugin, SNAP_NAME, err.text);
+		goto done;
+	}
+	saved = _slurm_saved();
+	use = prism_usnap_decide(&h, st->last_recalc, saved);
+	if (use.adopt_times) {
+		info("%s: usage snapshot of the pass at %" PRId64 " is newer than the state's %" PRId64 " (killed in between): continuing from that pass",
+		     plugin, h.last_recalc, (int64_t) st->last_recalc);
+		st->last_recalc = h.last_recalc;
+		st->last_reset = h.last_reset;
+	}
+	if (use.apply)
+		_apply(buf, &h);
+	else
+		info("%s: usage snapshot of the pass at %" PRId64 " not applied (slurmctld saved its usage at %" PRId64 ", the last pass was at %" PRId64 ")",
+		     plugin, h.last_recalc, saved, (int64_t) st->last_recalc);
+done:
+	xfree(buf);
+}

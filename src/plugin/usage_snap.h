@@ -1,0 +1,32 @@
+/*****************************************************************************\
+ *  usage_snap.h - the usage snapshot in StateSaveLocation: the usage
+ *  Prism charged, saved after every pass that charged (or reset) it, and
+ *  put back at start when slurmctld's own usage file is older.
+ *
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#ifndef PRISM_USAGE_SNAP_H
+#define PRISM_USAGE_SNAP_H
+
+#include "ctl.h"
+#include "prism_state.h"
+
+/*
+ * Save the usage of every association and QOS with the times of the pass
+ * that just charged it ('st': the state about to be saved). Call it
+ * before prism_state_save() (see usage_snap.c on the order). Takes the
+ * assoc_mgr association, QOS and TRES read locks for the copy only.
+ */
+extern void prism_usage_snap_save(const prism_state_t *st);
+
+/*
+ * At start, after prism_state_load() into 'st': read the snapshot; put
+ * its usage into the association and QOS records when it is newer than
+ * slurmctld's own usage file, and take its times into 'st' when its pass
+ * is newer than st->last_recalc. A damaged snapshot is reported and
+ * ignored. Takes the assoc_mgr write locks.
+ */
+extern void prism_usage_snap_load(prism_state_t *st);
+
+#endif /* PRISM_USAGE_SNAP_H */

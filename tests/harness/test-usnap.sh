@@ -1,0 +1,145 @@
+#!/bin/sh
+# test-usnap.sh: the usage snapshot (priority_prism_usage) across restarts
+# of the fake controller (prism-harness, --state DIR --keep-state; each
+# run builds the world's usage afresh, as a slurmctld whose own usage file
+# is older than the last pass):
+#  - after a pass, a restart comes back with the usage of that pass (every
+#    association's and QOS's usage_raw), not the world's;
+#  - a snapshot older than slurmctld's own usage file (assoc_usage header)
+#    is not applied;
+#  - a damaged snapshot is reported as "damaged" and ignored;
+#  - killed between the snapshot and the state file (the state file of the
+#    pass before put back): the next pass charges what a controller that
+#    was not killed charges (nothing twice), and without the snapshot's
+#    times it would not.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+H="$top_builddir/tests/harness/prism-harness"
+W="$top_srcdir/tests/harness/worlds/basic.world"
+C="$top_srcdir/tests/harness/basic.conf"
+slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+prism_dir="$top_builddir/src/plugin/.libs"
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+now=1800000000
+
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# run NAME STATEDIR NOW [OPTIONS...]: report into $tmp/NAME.out
+run() {
+	n=$1 s=$2 t=$3
+	shift 3
+	mkdir -p "$s"
+	if ! "$H" --conf "$C" --world "$W" --plugin priority/prism \
+		--now "$t" --plugindir "$prism_dir:$slurm_dir" --timeout 60 \
+		--digits 15 --state "$s" --keep-state -v "$@" \
+		>"$tmp/$n.out" 2>"$tmp/$n.err"; then
+		ko "run $n exited $?"
+		tail -20 "$tmp/$n.err"
+	fi
+}
+
+# The usage of every association and QOS in a report.
+usage() {
+	sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*usage_raw=\([^ ]*\).*/\1 \2 \3/p' \
+		"$1"
+}
+
+# ---- restore after a pass --------------------------------------------
+run world "$tmp/w" "$now" --pass none
+run a "$tmp/s" "$now" --last-ran $((now - 3600))
+# (a run with --pass none may still run its pass at fini: every case
+# below starts from a copy of the state of run a)
+cp -r "$tmp/s" "$tmp/b"
+run b "$tmp/b" $((now + 60)) --pass none
+usage "$tmp/world.out" >"$tmp/world.usage"
+usage "$tmp/a.out" >"$tmp/a.usage"
+if [ -f "$tmp/s/priority_prism_usage" ] && [ -s "$tmp/a.usage" ] &&
+	usage "$tmp/b.out" | cmp -s - "$tmp/a.usage" &&
+	! cmp -s "$tmp/world.usage" "$tmp/a.usage"; then
+	ok "a restart comes back with the usage of the last pass ($(wc -l <"$tmp/a.usage") records)"
+else
+	ko "usage after a restart is not the last pass's"
+	usage "$tmp/b.out" | diff "$tmp/a.usage" - | head
+fi
+if grep -q "usage snapshot of the pass at $now .* applied to" "$tmp/b.err"
+then
+	ok "the restore is logged"
+else
+	ko "no log of the restore"
+	grep -i snapshot "$tmp/b.err"
+fi
+
+# ---- slurmctld's own usage file is newer -----------------------------
+cp -r "$tmp/s" "$tmp/n"
+# assoc_usage's header: pack16(version), pack_time(saved), big-endian
+perl -e 'print pack("nq>", 9728, $ARGV[0])' $((now + 30)) \
+	>"$tmp/n/assoc_usage"
+run newer "$tmp/n" $((now + 60)) --pass none
+if usage "$tmp/newer.out" | cmp -s - "$tmp/world.usage" &&
+	grep -q "not applied (slurmctld saved its usage at $((now + 30))" \
+		"$tmp/newer.err"; then
+	ok "a snapshot older than slurmctld's usage file is not applied"
+else
+	ko "a snapshot older than slurmctld's usage file was applied"
+	grep -i snapshot "$tmp/newer.err"
+fi
+
+# ---- damaged ------------------------------------------------------------
+cp -r "$tmp/s" "$tmp/d"
+perl -e 'open(F, "+<", $ARGV[0]) or die; seek(F, 100, 0); read(F, $c, 1);
+	seek(F, 100, 0); print F chr(ord($c) ^ 1); close(F)' \
+	"$tmp/d/priority_prism_usage"
+run damaged "$tmp/d" $((now + 60)) --pass none
+if grep -q "usage snapshot priority_prism_usage is damaged (checksum mismatch (.*)); ignored" \
+	"$tmp/damaged.err" &&
+	usage "$tmp/damaged.out" | cmp -s - "$tmp/world.usage"; then
+	ok "a damaged snapshot is reported and ignored"
+else
+	ko "a damaged snapshot"
+	grep -i snapshot "$tmp/damaged.err"
+fi
+head -c 40 "$tmp/s/priority_prism_usage" >"$tmp/d/priority_prism_usage"
+run truncated "$tmp/d" $((now + 60)) --pass none
+if grep -q "is damaged (truncated (40 bytes)); ignored" "$tmp/truncated.err"; then
+	ok "a truncated snapshot is reported as damaged"
+else
+	ko "a truncated snapshot"
+	grep -i snapshot "$tmp/truncated.err"
+fi
+
+# ---- killed between the snapshot and the state file ---------------------
+# k: passes at now and now+600, then the state files of the first put
+# back (the second pass's snapshot written, its state file not); c: the
+# same without the kill. The next pass (now+660) must charge the same.
+run k1 "$tmp/k" "$now" --last-ran $((now - 3600))
+mkdir -p "$tmp/old"
+cp "$tmp/k/priority_prism_state" "$tmp/k/priority_last_decay_ran" "$tmp/old/"
+run k2 "$tmp/k" $((now + 600))
+cp -r "$tmp/k" "$tmp/c"
+cp "$tmp/old/priority_prism_state" "$tmp/old/priority_last_decay_ran" \
+	"$tmp/k/"
+cp -r "$tmp/k" "$tmp/nosnap"
+rm "$tmp/nosnap/priority_prism_usage"
+run k3 "$tmp/k" $((now + 660))
+run c3 "$tmp/c" $((now + 660))
+run n3 "$tmp/nosnap" $((now + 660))
+if grep -q "is newer than the state's $now (killed in between): continuing from that pass" \
+	"$tmp/k3.err" &&
+	usage "$tmp/k3.out" >"$tmp/k3.usage" &&
+	usage "$tmp/c3.out" | cmp -s - "$tmp/k3.usage" &&
+	! usage "$tmp/k2.out" | cmp -s - "$tmp/k3.usage" &&
+	! usage "$tmp/n3.out" | cmp -s - "$tmp/k3.usage"; then
+	ok "killed between snapshot and state: the next pass charges as if not killed"
+else
+	ko "killed between snapshot and state"
+	grep -i snapshot "$tmp/k3.err"
+	usage "$tmp/c3.out" | diff "$tmp/k3.usage" - | head
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
