@@ -147,7 +147,7 @@ for ((k = 1; k <= KILLS + 1; k++)); do
     mark=$(wc -l <"$LOGF")
     if ((k == KILLS + 1)); then
         # the last kill: the moment the next pass's snapshot is in place
-        offset=save
+        at="on the snapshot's rename"
         log "kill $k: waiting for the next usage snapshot"
         "$DIR/kill-on-rename" "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
             { check "kill $k: a usage snapshot written" 1; break; }
@@ -164,6 +164,7 @@ for ((k = 1; k <= KILLS + 1; k++)); do
         # a few ms after it started: aim at a random point of the first
         # 100 ms of the next one
         offset=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", (r % 100) / 1000 }')
+        at="at ${offset}s"
         target=$(awk -v e="$end" -v p="$PERIOD" -v o="$offset" 'BEGIN { printf "%.3f", e + p + o }')
         while awk -v t="$target" -v n="$EPOCHREALTIME" 'BEGIN { exit !(n < t) }'; do
             sleep 0.01
@@ -204,7 +205,7 @@ for ((k = 1; k <= KILLS + 1; k++)); do
         ((cont == 1)) || verdict=1
     fi
     end=$after
-    check "kill $k at ${offset}s ($where): state and usage intact" "$verdict" \
+    check "kill $k $at ($where): state and usage intact" "$verdict" \
         "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2; Moab share $pct0% -> $pct2%; damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
 done
 

@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 build=${PRISM_FUZZ_BUILD:-$here/build}
-targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf ge_usage saved_policy"}
+targets=${PRISM_FUZZ_TARGETS:-"params moab_conf state moab_usage ge_conf ge_usage saved_policy usnap"}
 jobs=${PRISM_FUZZ_JOBS:-1}
 cc=${CC:-clang}
 case $cc in *clang*) ;; *) cc=clang ;; esac
@@ -57,6 +57,7 @@ sources() {
 	params) echo "$c/prism_params.c $c/prism_error.c" ;;
 	state) echo "$c/prism_state.c $c/prism_error.c" ;;
 	saved_policy) echo "$c/prism_saved_policy.c $c/prism_error.c" ;;
+	usnap) echo "$c/prism_usnap.c $c/prism_state.c $c/prism_error.c" ;;
 	moab_conf|moab_usage)
 		echo "$moab/prism_moab_conf.c $moab/prism_moab.c $c/prism_idmap.c" \
 		     "$c/prism_lines.c $c/prism_names.c" \

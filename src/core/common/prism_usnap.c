@@ -80,7 +80,8 @@ extern size_t prism_usnap_max_size(const prism_usnap_head_t *h)
 	uint64_t rec = REC_FIXED + (uint64_t) h->tres_cnt * (4 + LD);
 	uint64_t size;
 
-	if (n && (rec > IMAGE_MAX / n))
+	if ((h->tres_cnt > PRISM_USNAP_TRES_MAX) ||
+	    (n && (rec > IMAGE_MAX / n)))
 		return 0;
 	size = PRISM_USNAP_HEAD + n * rec + 8;
 	return (size > IMAGE_MAX) ? 0 : (size_t) size;
@@ -249,6 +250,11 @@ extern int prism_usnap_parse(const char *buf, size_t len,
 		.assoc_cnt = _get32(buf + 48),
 		.qos_cnt = _get32(buf + 52),
 	};
+	if (!prism_usnap_max_size(&got)) {
+		prism_error_set(err, "counts out of range (%u TRES, %u associations, %u QOS)",
+				got.tres_cnt, got.assoc_cnt, got.qos_cnt);
+		return -1;
+	}
 	if (_check_records(buf, len - 8, &got, err))
 		return -1;
 	*h = got;

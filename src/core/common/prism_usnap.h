@@ -39,6 +39,8 @@
 
 #define PRISM_USNAP_VERSION 1
 #define PRISM_USNAP_HEAD 64
+/* Most TRES a snapshot holds per record (slurmctld counts tens). */
+#define PRISM_USNAP_TRES_MAX 65536
 
 typedef struct {
 	int64_t last_recalc;	/* the pass the usage was charged up to */
@@ -58,7 +60,8 @@ typedef struct {
 
 /*
  * The most bytes an image of 'h' takes (every TRES usage not zero),
- * checksum included; 0 when that would exceed 4 GiB.
+ * checksum included; 0 when that would exceed 4 GiB or h->tres_cnt
+ * PRISM_USNAP_TRES_MAX.
  */
 extern size_t prism_usnap_max_size(const prism_usnap_head_t *h);
 
@@ -81,8 +84,8 @@ extern size_t prism_usnap_end(char *buf, size_t pos,
 
 /*
  * Check the image 'buf' of 'len' bytes (magic, version, long double
- * size, byte order, checksum, every record whole and in bounds, nothing
- * after the last) and read its header into 'h'. Returns 0, or -1 with
+ * size, byte order, checksum, counts within prism_usnap_max_size()'s
+ * bounds, every record whole and in bounds, nothing after the last) and read its header into 'h'. Returns 0, or -1 with
  * err saying what is wrong ('h' untouched).
  */
 extern int prism_usnap_parse(const char *buf, size_t len,

@@ -157,6 +157,8 @@ static const struct {
 	{ "the checksum", 0, -3, false, false, "checksum" },
 	{ "trailing data", 0, 0, true, false, "checksum" },
 	{ "count, resealed", 0, 48 + 1000, false, true, "truncated" },
+	{ "header TRES count, resealed", 0, 23 + 1000, false, true,
+	  "out of range" },
 	{ "TRES count, resealed", 0, 64 + 4 + 1000, false, true, "TRES" },
 	{ "TRES index, resealed", 0, 64 + 26 + 1000, false, true, "TRES" },
 	{ "trailing data, resealed", 0, 0, true, true, "after the last" },
