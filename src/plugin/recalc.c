@@ -402,4 +402,5 @@ extern void prism_recalc_stop(void)
 	pthread_join(thread, NULL);
 	thread_running = false;
 	pthread_cond_destroy(&wake_cond);
+	prism_usage_snap_fini();
 }

@@ -351,3 +351,9 @@ extern void prism_usage_snap_load(prism_state_t *st)
 done:
 	xfree(buf);
 }
+
+extern void prism_usage_snap_fini(void)
+{
+	xfree(snap_buf);
+	snap_cap = 0;
+}

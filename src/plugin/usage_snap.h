@@ -29,4 +29,10 @@ extern void prism_usage_snap_save(const prism_state_t *st);
  */
 extern void prism_usage_snap_load(prism_state_t *st);
 
+/*
+ * Free the image kept from pass to pass. Call it once the recalculation
+ * thread has stopped (the plugin is about to be unloaded).
+ */
+extern void prism_usage_snap_fini(void);
+
 #endif /* PRISM_USAGE_SNAP_H */
