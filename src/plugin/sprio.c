@@ -126,6 +126,16 @@ static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
 	return true;
 }
 #else
+/*
+ * A row and its TRES arrays are one allocation (slurmctld frees the list
+ * with the destructor it was created with: this one), so a row costs one
+ * allocation where copying the job's factors object costs three.
+ */
+static void _row_free(void *x)
+{
+	xfree(x);
+}
+
 /* A new row of 'job_ptr' in 'part_ptr', appended to 'ret'. Returns its
  * factors, copied from the job's for the caller to adjust; NULL when the
  * row shows an admin-set priority. */
@@ -133,12 +143,34 @@ static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
 				 part_record_t *part_ptr,
 				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+	const priority_factors_object_t *src =
+		direct ? NULL : job_ptr->prio_factors;
+	uint32_t cnt = src ? src->tres_cnt : 0;
+	size_t tres = (src && src->priority_tres) ? cnt : 0;
+	size_t weights = (src && src->tres_weights) ? cnt : 0;
+	size_t names = (src && src->tres_names) ? cnt : 0;
+	priority_factors_object_t *obj =
+		xmalloc(sizeof(*obj) + sizeof(double) * (tres + weights) +
+			sizeof(char *) * names);
+	double *d = (double *) (obj + 1);
 
 	if (direct)
 		obj->direct_prio = job_ptr->priority;
-	else
-		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+	else if (src) {
+		*obj = *src;
+		obj->priority_tres = tres ? d : NULL;
+		obj->tres_weights = weights ? d + tres : NULL;
+		obj->tres_names = names ? (char **) (d + tres + weights) : NULL;
+		if (tres)
+			memcpy(obj->priority_tres, src->priority_tres,
+			       sizeof(double) * tres);
+		if (weights)
+			memcpy(obj->tres_weights, src->tres_weights,
+			       sizeof(double) * weights);
+		if (names)
+			memcpy(obj->tres_names, src->tres_names,
+			       sizeof(char *) * names);
+	}
 	obj->job_id = job_ptr->job_id;
 	obj->partition = part_ptr->name;
 	obj->user_id = job_ptr->user_id;
@@ -271,22 +303,32 @@ static void _add_job_rows(const job_record_t *job_ptr, const rows_t *rows)
 	list_iterator_destroy(itr);
 }
 
+/* What _add_listed() needs besides the rows. */
+typedef struct {
+	rows_t *rows;
+	uid_t uid;
+	time_t now;
+} add_arg_t;
+
+static int _add_listed(void *x, void *arg)
+{
+	const job_record_t *job_ptr = x;
+	add_arg_t *a = arg;
+
+	if (_listed(job_ptr, &a->rows->conf, a->now) &&
+	    _may_see(job_ptr, a->uid))
+		_add_job_rows(job_ptr, a->rows);
+	return 0;
+}
+
 /* Every listed job's rows into rows->ret. Caller holds the job read
- * lock. */
+ * lock (one walk of job_list: one lock of the list, not one a job). */
 static void _add_rows(rows_t *rows, uid_t uid)
 {
-	job_record_t *job_ptr;
-	list_itr_t *itr;
-	time_t now = time(NULL);
+	add_arg_t arg = { .rows = rows, .uid = uid, .now = time(NULL) };
 
-	if (!*prism_ctl.job_list)
-		return;
-	itr = list_iterator_create(*prism_ctl.job_list);
-	while ((job_ptr = list_next(itr)))
-		if (_listed(job_ptr, &rows->conf, now) &&
-		    _may_see(job_ptr, uid))
-			_add_job_rows(job_ptr, rows);
-	list_iterator_destroy(itr);
+	if (*prism_ctl.job_list)
+		(void) list_for_each(*prism_ctl.job_list, _add_listed, &arg);
 }
 
 #if PRISM_SLURM_AT_LEAST(24, 11, 0)
@@ -317,7 +359,7 @@ extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
 	lock_slurmctld(job_read_lock);
 	rows.part_filter = _part_filter(req_msg->partitions);
 	if (*prism_ctl.job_list) {
-		rows.ret = list_create(slurm_destroy_priority_factors_object);
+		rows.ret = list_create(_row_free);
 		_add_rows(&rows, uid);
 		if (!list_count(rows.ret))
 			FREE_NULL_LIST(rows.ret);
