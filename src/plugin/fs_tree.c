@@ -35,13 +35,40 @@ static void _grow(size_t need)
 	xrecalloc(kids, cap, sizeof(*kids));
 }
 
+/* Where _add_child() puts the next child of node 'parent'. */
+typedef struct {
+	size_t parent;
+	size_t n;		/* nodes so far */
+	size_t nkids;		/* children so far */
+} build_t;
+
+static int _add_child(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *child = x;
+	build_t *b = arg;
+
+	_grow(b->n + 1);
+	recs[b->n] = child;
+	nodes[b->n] = (prism_ft_node_t) {
+		.fs_parent = b->parent,
+		.is_user = child->user != NULL,
+		.use_parent = child->shares_raw == SLURMDB_FS_USE_PARENT,
+		.shares_norm = child->usage->shares_norm,
+		.usage_raw = child->usage->usage_raw,
+	};
+	kids[b->nkids++] = b->n++;
+	nodes[b->parent].n_children++;
+	return 0;
+}
+
 /*
  * Number the tree breadth first from the root, each node's fair-share
- * children (children_list) in list order. Returns the node count.
+ * children (children_list) in list order, each list walked under one
+ * lock of its own. Returns the node count.
  */
 static size_t _build_tree(void)
 {
-	size_t n = 1, nkids = 0;
+	build_t b = { .n = 1 };
 
 	/* room for every association at once: no growth during the walk */
 	_grow(assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) + 1 :
@@ -51,34 +78,15 @@ static size_t _build_tree(void)
 		.fs_parent = PRISM_FT_NONE,
 		.usage_raw = assoc_mgr_root_assoc->usage->usage_raw,
 	};
-	for (size_t i = 0; i < n; i++) {
-		list_t *children = recs[i]->usage->children_list;
-		slurmdb_assoc_rec_t *child;
-		list_itr_t *itr;
+	for (b.parent = 0; b.parent < b.n; b.parent++) {
+		list_t *children = recs[b.parent]->usage->children_list;
 
-		nodes[i].first_child = nkids;
-		nodes[i].n_children = 0;
-		if (!children)
-			continue;
-		itr = list_iterator_create(children);
-		while ((child = list_next(itr))) {
-			_grow(n + 1);
-			recs[n] = child;
-			nodes[n] = (prism_ft_node_t) {
-				.fs_parent = i,
-				.is_user = child->user != NULL,
-				.use_parent =
-					child->shares_raw ==
-					SLURMDB_FS_USE_PARENT,
-				.shares_norm = child->usage->shares_norm,
-				.usage_raw = child->usage->usage_raw,
-			};
-			kids[nkids++] = n++;
-			nodes[i].n_children++;
-		}
-		list_iterator_destroy(itr);
+		nodes[b.parent].first_child = b.nkids;
+		nodes[b.parent].n_children = 0;
+		if (children)
+			(void) list_for_each(children, _add_child, &b);
 	}
-	return n;
+	return b.n;
 }
 
 static void _fair_tree(void)

@@ -169,6 +169,27 @@ static void _fill_part(fill_t *f, part_record_t *part_ptr)
 		(void) _fill_qos(NULL, f);
 }
 
+#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* Is a partition list in tier order already? Walked with one lock. */
+static int _tier_order_step(void *x, void *arg)
+{
+	part_record_t **prev = arg;
+	part_record_t *part_ptr = x;
+
+	if (*prev && (priority_sort_part_tier(prev, &part_ptr) > 0))
+		return -1;
+	*prev = part_ptr;
+	return 0;
+}
+
+static bool _in_tier_order(list_t *part_list)
+{
+	part_record_t *prev = NULL;
+
+	return list_for_each(part_list, _tier_order_step, &prev) >= 0;
+}
+#endif
+
 extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 				      prism_entry_prio_fn fn, void *arg)
 {
@@ -183,8 +204,10 @@ extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 		return;
 	}
 #if !PRISM_SLURM_AT_LEAST(24, 11, 0)
-	/* 22.05: the plugin keeps the list in tier order */
-	list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+	/* 22.05: the plugin keeps the list in tier order (a stable sort:
+	 * a list in order already is left as it is) */
+	if (!_in_tier_order(job_ptr->part_ptr_list))
+		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 #endif
 	itr = list_iterator_create(job_ptr->part_ptr_list);
 	while ((part_ptr = list_next(itr)))

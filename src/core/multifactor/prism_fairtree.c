@@ -5,9 +5,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#define _GNU_SOURCE	/* qsort_r */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "prism_fairtree.h"
 #include "prism_fs.h"
@@ -20,6 +20,7 @@ typedef struct {
 	uint32_t user_count;
 	uint32_t rank;		/* current rank, starts at user_count */
 	uint32_t rank_no_ties;	/* what the rank would be without ties */
+	uint32_t *tmp;		/* room for the largest sibling set */
 	prism_error_t *err;
 } walk_t;
 
@@ -49,17 +50,44 @@ static void _level_fs(prism_ft_node_t *nodes, prism_ft_node_t *node,
 }
 
 /* Sort order: higher level_fs first, users before accounts on ties. */
-static int _cmp_rank(const void *x, const void *y, void *arg)
+static inline int _cmp_rank(const prism_ft_node_t *a, const prism_ft_node_t *b)
 {
-	const prism_ft_node_t *nodes = arg;
-	const prism_ft_node_t *a = &nodes[*(const uint32_t *) x];
-	const prism_ft_node_t *b = &nodes[*(const uint32_t *) y];
-
 	if (a->level_fs != b->level_fs)
 		return a->level_fs < b->level_fs ? 1 : -1;
 	if (a->is_user == b->is_user)
 		return 0;
 	return a->is_user ? -1 : 1;
+}
+
+/*
+ * Sort 'n' node indices by _cmp_rank(): the merge sort glibc's qsort runs
+ * (as Slurm sorts siblings), step for step: halves of n / 2 and n - n / 2,
+ * the left element first unless the right one sorts strictly before it.
+ * The same comparisons give the same order, ties included, without a
+ * call through a function pointer per comparison. 'tmp' has room for n.
+ */
+static void _sort_kids(uint32_t *b, size_t n, uint32_t *tmp,
+		       const prism_ft_node_t *nodes)
+{
+	size_t n1 = n / 2, n2 = n - n1;
+	uint32_t *b1 = b, *b2 = b + n1, *t = tmp;
+
+	if (n <= 1)
+		return;
+	_sort_kids(b1, n1, tmp, nodes);
+	_sort_kids(b2, n2, tmp, nodes);
+	while (n1 > 0 && n2 > 0) {
+		if (_cmp_rank(&nodes[*b1], &nodes[*b2]) <= 0) {
+			*t++ = *b1++;
+			n1--;
+		} else {
+			*t++ = *b2++;
+			n2--;
+		}
+	}
+	if (n1 > 0)
+		memcpy(t, b1, n1 * sizeof(*b1));
+	memcpy(b, tmp, (n - n2) * sizeof(*b));
 }
 
 static bool _slice_ok(const walk_t *w, const prism_ft_node_t *node)
@@ -97,8 +125,7 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 		return -1;
 	for (uint32_t i = 0; i < parent->n_children; i++)
 		_level_fs(w->nodes, &w->nodes[kids[i]], root_usage);
-	/* glibc's qsort is a stable merge sort here, as in Slurm */
-	qsort_r(kids, parent->n_children, sizeof(*kids), _cmp_rank, w->nodes);
+	_sort_kids(kids, parent->n_children, w->tmp, w->nodes);
 
 	for (uint32_t i = 0; i < parent->n_children; i++) {
 		prism_ft_node_t *node = &w->nodes[kids[i]];
@@ -118,6 +145,17 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 	return 0;
 }
 
+/* The largest sibling set of the tree (slices not yet checked). */
+static uint32_t _max_children(const prism_ft_node_t *nodes, size_t n)
+{
+	uint32_t max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (nodes[i].n_children > max)
+			max = nodes[i].n_children;
+	return max;
+}
+
 extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 			      uint32_t *children, size_t n_children_total,
 			      uint32_t user_count, prism_error_t *err)
@@ -127,11 +165,19 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 		.n_children = n_children_total, .user_count = user_count,
 		.rank = user_count, .rank_no_ties = user_count, .err = err,
 	};
+	int rc;
 
 	if (!n) {
 		prism_error_set(err, "empty tree");
 		return -1;
 	}
+	if (!(w.tmp = malloc(sizeof(*w.tmp) *
+			     ((size_t) _max_children(nodes, n) + 1)))) {
+		prism_error_set(err, "out of memory");
+		return -1;
+	}
 	nodes[0].level_fs = PRISM_FT_NO_VAL;
-	return _walk(&w, &nodes[0], false, 0);
+	rc = _walk(&w, &nodes[0], false, 0);
+	free(w.tmp);
+	return rc;
 }
