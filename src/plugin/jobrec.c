@@ -59,13 +59,17 @@ extern prism_factors_t *prism_job_reset_factors(
 	    f->tres_weights) {
 		tres = f->priority_tres;
 		weights = f->tres_weights;
-		f->priority_tres = f->tres_weights = NULL;
 		memset(tres, 0, sizeof(double) * tres_cnt);
-	} else if (tres_cnt) {
-		tres = xcalloc(tres_cnt, sizeof(double));
-		weights = xcalloc(tres_cnt, sizeof(double));
+		if (f->tres_names)
+			xfree(f->tres_names);
+		memset(f, 0, sizeof(*f));
+	} else {
+		if (tres_cnt) {
+			tres = xcalloc(tres_cnt, sizeof(double));
+			weights = xcalloc(tres_cnt, sizeof(double));
+		}
+		prism_job_clear_factors(job_ptr);
 	}
-	prism_job_clear_factors(job_ptr);
 	f->priority_tres = tres;
 	f->tres_weights = weights;
 	f->tres_cnt = tres_cnt;

@@ -107,11 +107,10 @@ static double _store_factors(job_record_t *job_ptr,
 	if (!tres_cnt)
 		return 0.0;
 	memcpy(f->tres_weights, conf->weight_tres, sizeof(double) * tres_cnt);
-	prism_tres_factors(&use, part_ptr ? part_ptr->tres_cnt : NULL,
-			   tres_cnt, conf->flags & PRISM_F_NO_NORMAL_TRES,
-			   f->priority_tres);
-	return prism_tres_weigh(conf->weight_tres, tres_cnt,
-				f->priority_tres);
+	return prism_tres_weighted(&use, part_ptr ? part_ptr->tres_cnt : NULL,
+				   conf->weight_tres, tres_cnt,
+				   conf->flags & PRISM_F_NO_NORMAL_TRES,
+				   f->priority_tres);
 }
 
 /* What a multi-partition job's entries are computed from. */

@@ -60,6 +60,29 @@ extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 	return sum;
 }
 
+extern double prism_tres_weighted(const prism_tres_use_t *use,
+				  const uint64_t *part_tres,
+				  const double *weights, uint32_t cnt,
+				  bool no_normal, double *out)
+{
+	double sum = 0.0;
+
+	if (!weights || !out)
+		return 0.0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		double weighted = 0.0;
+
+		/* a weight of 0 gives 0 whatever the (finite) factor */
+		if (weights[i] != 0.0) {
+			_factor(use, part_tres, i, no_normal, &weighted);
+			weighted *= weights[i];
+		}
+		out[i] = weighted;
+		sum += weighted;
+	}
+	return sum;
+}
+
 extern double prism_tres_term(const prism_tres_use_t *use,
 			      const uint64_t *part_tres,
 			      const double *weights, uint32_t cnt,
@@ -72,6 +95,8 @@ extern double prism_tres_term(const prism_tres_use_t *use,
 	for (uint32_t i = 0; i < cnt; i++) {
 		double weighted = 0.0;
 
+		if (weights[i] == 0.0)
+			continue;	/* adds 0 */
 		_factor(use, part_tres, i, no_normal, &weighted);
 		weighted *= weights[i];
 		sum += weighted;

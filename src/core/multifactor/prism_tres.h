@@ -67,6 +67,19 @@ extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 			       double *factors);
 
 /*
+ * Write out[0..cnt) = factor[i] * weights[i] for 'use' in a partition
+ * with totals 'part_tres' and return their sum: the same numbers, bit
+ * for bit, as prism_tres_factors() on a zeroed array followed by
+ * prism_tres_weigh(), in one loop that computes no factor where the
+ * weight is 0. Returns 0 and writes nothing when 'weights' or 'out' is
+ * NULL. Never fails, allocates nothing.
+ */
+extern double prism_tres_weighted(const prism_tres_use_t *use,
+				  const uint64_t *part_tres,
+				  const double *weights, uint32_t cnt,
+				  bool no_normal, double *out);
+
+/*
  * The weighted TRES term of 'use' in a partition with totals 'part_tres'
  * without keeping the per-TRES values: the same number, bit for bit, as
  * prism_tres_factors() on a zeroed array followed by prism_tres_weigh().

@@ -114,6 +114,26 @@ START_TEST(test_factors_weighted)
 }
 END_TEST
 
+/* The one-loop form writes the same values and the same sum. */
+START_TEST(test_weighted_matches)
+{
+	prism_tres_use_t use = _use(_i);
+	const uint64_t *part = rows[_i].part_set ? rows[_i].part : NULL;
+	double f[NT];
+	double sum;
+
+	memset(f, 0xff, sizeof(f));	/* every entry must be written */
+	sum = prism_tres_weighted(&use, part, rows[_i].weights, rows[_i].cnt,
+				  rows[_i].no_normal, f);
+	for (uint32_t i = 0; i < rows[_i].cnt; i++)
+		ck_assert_msg(f[i] == rows[_i].want[i],
+			      "%s: TRES %u is %.17g, want %.17g",
+			      rows[_i].what, i, f[i], rows[_i].want[i]);
+	ck_assert_msg(sum == rows[_i].want_sum, "%s: sum %.17g, want %.17g",
+		      rows[_i].what, sum, rows[_i].want_sum);
+}
+END_TEST
+
 /* The partition term is the same number without the per-TRES array. */
 START_TEST(test_term_matches_sum)
 {
@@ -194,6 +214,7 @@ extern Suite *tres_suite(void)
 
 	tcase_add_loop_test(tc, test_factors_weighted, 0, N(rows));
 	tcase_add_loop_test(tc, test_term_matches_sum, 0, N(rows));
+	tcase_add_loop_test(tc, test_weighted_matches, 0, N(rows));
 	tcase_add_test(tc, test_unset_entries_kept);
 	tcase_add_test(tc, test_value);
 	tcase_add_test(tc, test_bad_parameters);
