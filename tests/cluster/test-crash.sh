@@ -9,12 +9,17 @@
 # times, kills slurmctld with SIGKILL at a random point of the first
 # 100 ms of a recalculation pass (passes start every PriorityCalcPeriod,
 # so the next start is predictable from the last end) and starts it again;
-# then once more, killed the moment the pass's usage snapshot
-# (priority_prism_usage) is renamed into place, before the state file
-# (kill-on-rename.c, inotify): that kill must be seen to land between the
-# two. Where each kill landed is read from the files it left (the pass
-# time in the snapshot's header against the state file's last_recalc, a
-# leftover .new file) and logged. After each restart it checks:
+# then once inside a pass: with DebugFlags=Priority turned on in the
+# running slurmctld, killed the moment the pass logs that it decays usage
+# (its first step, before it charges, recomputes 10,000 priorities with a
+# log line each and saves): that kill must be seen to land before the
+# pass's usage snapshot; then once inside the save: killed the moment the
+# pass's usage snapshot (priority_prism_usage) is renamed into place,
+# before the state file: that kill must be seen to land between the two
+# (kill-on.c, inotify, for both). Where each kill landed is read from the
+# files it left (the pass time in the snapshot's header against the state
+# file's last_recalc, a leftover .new file) and logged. After each restart
+# it checks:
 #   - Prism read its state file and the Moab usage file without finding
 #     them damaged (no "damaged" in the log),
 #   - the association usage (sshare RawUsage) of root and nobody is not
@@ -29,7 +34,8 @@
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
 # Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh),
-# PRISM_CRASH_KILLS (default 3 timed kills, then the one inside the save),
+# PRISM_CRASH_KILLS (default 2 timed kills, then the one inside a pass
+# and the one inside the save),
 # PRISM_CRASH_JOBS (default 10000).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
@@ -41,14 +47,14 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
 
-KILLS=${PRISM_CRASH_KILLS:-3}
+KILLS=${PRISM_CRASH_KILLS:-2}
 N_JOBS=${PRISM_CRASH_JOBS:-10000}
 cluster_test_begin crash
 
 cc -O2 -o "$DIR/submit-many" "$HERE/submit-many.c" -lslurm ||
     die "cannot build submit-many (libslurm-dev missing?)"
-cc -O2 -o "$DIR/kill-on-rename" "$HERE/kill-on-rename.c" ||
-    die "cannot build kill-on-rename"
+cc -O2 -o "$DIR/kill-on" "$HERE/kill-on.c" ||
+    die "cannot build kill-on"
 
 POLICY=$DIR/moab.conf
 cat >"$POLICY" <<'EOF'
@@ -68,6 +74,7 @@ log "starting cluster in $DIR"
 # shellcheck source=/dev/null
 . "$DIR/env"
 LOGF=$DIR/log/slurmctld.log
+PLUGIN_TAG=priority/prism
 STATE=$DIR/state
 PERIOD=60
 
@@ -138,7 +145,7 @@ log "two passes to accumulate usage"
 wait_pass >/dev/null || die "no recalculation pass"
 end=$(wait_pass) || die "no recalculation pass"
 
-for ((k = 1; k <= KILLS + 1; k++)); do
+for ((k = 1; k <= KILLS + 2; k++)); do
     root0=$(raw root physics)
     nobody0=$(raw nobody chem)
     pct0=$(nobody_pct)
@@ -146,10 +153,30 @@ for ((k = 1; k <= KILLS + 1; k++)); do
     pid=$(ctld_pid)
     mark=$(wc -l <"$LOGF")
     if ((k == KILLS + 1)); then
+        # inside a pass: the moment it logs its first step (the restarted
+        # slurmctld reads slurm.conf: no debug flag, info level)
+        at="on the pass's decay"
+        scontrol setdebugflags +Priority
+        scontrol setdebug verbose
+        log "kill $k: waiting for the next pass to decay usage"
+        "$DIR/kill-on" log "$LOGF" "$PLUGIN_TAG: decay from" "$pid" $((PERIOD + 30)) >/dev/null ||
+            { check "kill $k: a pass logged its decay" 1; break; }
+        t_kill=$EPOCHREALTIME
+        wait_dead "$pid"
+        where=$(landed "$last0")
+        # the log agrees: the pass decayed and saved nothing after that
+        saved=$(tail -n +"$mark" "$LOGF" | sed -n '/: decay from/,$p' |
+            grep -c 'usage snapshot: written' || true)
+        log "kill $k: SIGKILL to slurmctld $pid on the pass's decay: landed $where; snapshots logged after the decay: $saved"
+        case $where in
+        before*) check "kill $k landed inside a pass" "$((saved != 0))" "$where; snapshots logged after the decay: $saved" ;;
+        *) check "kill $k landed inside a pass" 1 "$where" ;;
+        esac
+    elif ((k == KILLS + 2)); then
         # the last kill: the moment the next pass's snapshot is in place
         at="on the snapshot's rename"
         log "kill $k: waiting for the next usage snapshot"
-        "$DIR/kill-on-rename" "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
+        "$DIR/kill-on" rename "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
             { check "kill $k: a usage snapshot written" 1; break; }
         t_kill=$EPOCHREALTIME
         wait_dead "$pid"
