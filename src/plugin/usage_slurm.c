@@ -142,6 +142,72 @@ static int _decay_assoc(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * The association list in a pipeline: each record's own lines are asked
+ * for (prefetched) when the list hands it over, its usage record STAGE
+ * records later, its TRES usage array STAGE records after that, and it is
+ * handed to the caller's function STAGE records after that: the cache
+ * misses of scattered records overlap instead of stalling the walk one
+ * after the other.
+ */
+#define STAGE 4
+#define RING 16		/* > 3 * STAGE */
+
+typedef struct {
+	int (*fn)(void *x, void *arg);
+	void *arg;
+	int tres_cnt;
+	slurmdb_assoc_rec_t *ring[RING];
+	uint32_t n;		/* records handed over so far */
+} assoc_pipe_t;
+
+static void _prefetch_usage(const slurmdb_assoc_rec_t *assoc)
+{
+	if (assoc->usage)
+		__builtin_prefetch(&assoc->usage->usage_raw, 1);
+}
+
+static void _prefetch_tres(const slurmdb_assoc_rec_t *assoc, int tres_cnt)
+{
+	const char *t;
+
+	if (!assoc->usage ||
+	    !(t = (const char *) assoc->usage->usage_tres_raw))
+		return;
+	for (size_t off = 0; off < sizeof(long double) * tres_cnt; off += 64)
+		__builtin_prefetch(t + off, 1);
+}
+
+static int _assoc_piped(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	assoc_pipe_t *p = arg;
+	uint32_t n = p->n;
+
+	__builtin_prefetch(&assoc->usage);
+	if (n >= STAGE)
+		_prefetch_usage(p->ring[(n - STAGE) % RING]);
+	if (n >= 2 * STAGE)
+		_prefetch_tres(p->ring[(n - 2 * STAGE) % RING], p->tres_cnt);
+	if (n >= 3 * STAGE)
+		(void) p->fn(p->ring[(n - 3 * STAGE) % RING], p->arg);
+	p->ring[n % RING] = assoc;
+	p->n++;
+	return 0;
+}
+
+extern void prism_assoc_list_walk(list_t *assocs, int tres_cnt,
+				  int (*fn)(void *x, void *arg),
+				  void *arg)
+{
+	assoc_pipe_t p = { .fn = fn, .arg = arg, .tres_cnt = tres_cnt };
+
+	(void) list_for_each(assocs, _assoc_piped, &p);
+	/* the records still in the pipeline */
+	for (uint32_t i = p.n > 3 * STAGE ? p.n - 3 * STAGE : 0; i < p.n; i++)
+		(void) fn(p.ring[i % RING], arg);
+}
+
 static int _decay_qos(void *x, void *arg)
 {
 	slurmdb_qos_rec_t *qos = x;
@@ -180,7 +246,8 @@ extern void prism_usage_decay(time_t last, time_t now)
 
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list)
-		list_for_each(assoc_mgr_assoc_list, _decay_assoc, &arg);
+		prism_assoc_list_walk(assoc_mgr_assoc_list, arg.tres_cnt,
+				      _decay_assoc, &arg);
 	if (assoc_mgr_qos_list)
 		list_for_each(assoc_mgr_qos_list, _decay_qos, &arg);
 	assoc_mgr_unlock(&locks);

@@ -75,4 +75,16 @@ extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
  */
 extern void prism_usage_init_run_secs(time_t last_ran);
 
+/*
+ * list_for_each() over a list of association records ('assocs', e.g.
+ * assoc_mgr_assoc_list) calling fn(assoc, arg) for each, in list order,
+ * with each record, its usage record and its 'tres_cnt' TRES usage
+ * entries prefetched a few records ahead (the records are scattered; the
+ * walks over every association are bound by their cache misses). fn's
+ * return value is ignored. Caller holds the association lock fn needs.
+ */
+extern void prism_assoc_list_walk(list_t *assocs, int tres_cnt,
+				  int (*fn)(void *x, void *arg),
+				  void *arg);
+
 #endif /* PRISM_USAGE_SLURM_H */

@@ -39,6 +39,7 @@
 #include "prism_idmap.h"
 #include "prism_usnap.h"
 #include "state_file.h"
+#include "usage_slurm.h"
 #include "usage_snap.h"
 
 #define SNAP_NAME "priority_prism_usage"
@@ -154,7 +155,8 @@ static bool _copy(const prism_state_t *st, prism_usnap_head_t *h,
 		goto done;
 	a = (put_arg_t) { .buf = snap_buf, .pos = PRISM_USNAP_HEAD,
 			  .tres_cnt = h->tres_cnt, .room = h->assoc_cnt };
-	list_for_each(assoc_mgr_assoc_list, _put_assoc, &a);
+	prism_assoc_list_walk(assoc_mgr_assoc_list, h->tres_cnt, _put_assoc,
+			      &a);
 	h->assoc_cnt = a.n;
 	a.n = 0;
 	a.room = h->qos_cnt;
