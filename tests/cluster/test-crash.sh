@@ -34,7 +34,7 @@
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
 # Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh),
-# PRISM_CRASH_KILLS (default 2 timed kills, then the one inside a pass
+# PRISM_CRASH_KILLS (default 1 timed kill, then the one inside a pass
 # and the one inside the save),
 # PRISM_CRASH_JOBS (default 10000).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
@@ -47,7 +47,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
 
-KILLS=${PRISM_CRASH_KILLS:-2}
+KILLS=${PRISM_CRASH_KILLS:-1}
 N_JOBS=${PRISM_CRASH_JOBS:-10000}
 cluster_test_begin crash
 
