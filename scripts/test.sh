@@ -92,12 +92,6 @@ if [ "$failed" -ne 0 ]; then
 fi
 step "make check" make_check
 step "make install DESTDIR" install_check
-if [ -z "${PRISM_SKIP_FUZZ:-}" ]; then
-	# a fixed seed: the same inputs every run (the long run, tests/fuzz/
-	# README, draws new ones)
-	step "fuzz the parsers (30 s per target)" \
-		env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30
-fi
 if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
 	step "unit and harness tests under ASan+UBSan and valgrind" \
 		tests/sanitize/run.sh
@@ -105,12 +99,39 @@ fi
 if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
 	step "make distcheck" make distcheck
 fi
+# The fuzz targets (one core, about 5 minutes) run beside the first
+# cluster test, which mostly waits for recalculation passes, and are
+# waited for after it. A fixed seed: the same inputs every run (the long
+# run, tests/fuzz/README, draws new ones).
+fuzz_pid=
+fuzz_log=
+if [ -z "${PRISM_SKIP_FUZZ:-}" ]; then
+	fuzz_log=$(mktemp)
+	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30 \
+		>"$fuzz_log" 2>&1 &
+	fuzz_pid=$!
+fi
+fuzz_wait() {
+	local rc=0
+	wait "$fuzz_pid" || rc=$?
+	cat "$fuzz_log"
+	rm -f "$fuzz_log"
+	return "$rc"
+}
+fuzz_step() {
+	[ -n "$fuzz_pid" ] || return 0
+	step "fuzz the parsers (30 s per target, beside the first cluster test)" \
+		fuzz_wait
+	fuzz_pid=
+}
 if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 	for t in tests/cluster/test-*.sh; do
 		step "cluster: $(basename "$t")" env \
 			PRISM_PLUGIN_DIR="$top/src/plugin/.libs" bash "$t"
+		fuzz_step
 	done
 fi
+fuzz_step
 # the Debian package for the host's Slurm (make check ran above)
 pkgdir=$top/packages
 host_deb=
