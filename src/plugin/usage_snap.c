@@ -28,6 +28,7 @@
 \*****************************************************************************/
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "src/common/assoc_mgr.h"
@@ -49,17 +50,53 @@
 static const char plugin[] = PRISM_PLUGIN_TYPE;
 
 /* The image of the last save, kept from pass to pass (no page faults on
- * a fresh buffer each time); the recalculation thread's only. */
+ * a fresh buffer each time) and grown as the records need, not to the
+ * size of every TRES of every record; the recalculation thread's only. */
 static char *snap_buf;
 static size_t snap_cap;
 
 typedef struct {
-	char *buf;
 	size_t pos;		/* where the next record goes */
+	size_t rec_max;		/* the most one record takes */
+	size_t max;		/* the most the whole image takes */
 	uint32_t tres_cnt;
 	uint32_t n;		/* records put */
 	uint32_t room;		/* records the list may put */
+	bool failed;		/* out of memory */
 } put_arg_t;
+
+/*
+ * Room in snap_buf for 'need' bytes: grown by half, or to 'need', never
+ * beyond the whole image's most. False when out of memory (logged).
+ */
+static bool _grow(put_arg_t *a, size_t need)
+{
+	size_t want = snap_cap + snap_cap / 2;
+	char *buf;
+
+	if (need <= snap_cap)
+		return true;
+	if (a->failed)
+		return false;
+	want = want < need ? need : want > a->max ? a->max : want;
+	/* (libc's realloc: the new room is not cleared, so only the pages
+	 * the records reach are touched) */
+	if (!(buf = realloc(snap_buf, want))) {
+		error("%s: usage snapshot: out of memory (%zu bytes)", plugin,
+		      want);
+		a->failed = true;
+		return false;
+	}
+	snap_buf = buf;
+	snap_cap = want;
+	return true;
+}
+
+/* Room for one more record and the checksum after it. */
+static bool _room(put_arg_t *a)
+{
+	return _grow(a, a->pos + a->rec_max + 8);
+}
 
 /* list_for_each() on assoc_mgr_assoc_list: put the next record. Caller
  * holds the association read lock. */
@@ -69,12 +106,12 @@ static int _put_assoc(void *x, void *arg)
 	put_arg_t *a = arg;
 	prism_usnap_rec_t r;
 
-	if (!assoc->usage || (a->n == a->room))
+	if (!assoc->usage || (a->n == a->room) || !_room(a))
 		return 0;
 	r = (prism_usnap_rec_t) { .id = assoc->id,
 				  .grp_used_wall = assoc->usage->grp_used_wall,
 				  .usage_raw = assoc->usage->usage_raw };
-	prism_usnap_put(a->buf, &a->pos, a->tres_cnt, &r,
+	prism_usnap_put(snap_buf, &a->pos, a->tres_cnt, &r,
 			assoc->usage->usage_tres_raw);
 	a->n++;
 	return 0;
@@ -87,35 +124,15 @@ static int _put_qos(void *x, void *arg)
 	put_arg_t *a = arg;
 	prism_usnap_rec_t r;
 
-	if (!qos->usage || (a->n == a->room))
+	if (!qos->usage || (a->n == a->room) || !_room(a))
 		return 0;
 	r = (prism_usnap_rec_t) { .id = qos->id,
 				  .grp_used_wall = qos->usage->grp_used_wall,
 				  .usage_raw = qos->usage->usage_raw };
-	prism_usnap_put(a->buf, &a->pos, a->tres_cnt, &r,
+	prism_usnap_put(snap_buf, &a->pos, a->tres_cnt, &r,
 			qos->usage->usage_tres_raw);
 	a->n++;
 	return 0;
-}
-
-/* Room for the image of 'h'; false when out of memory (logged). */
-static bool _reserve(const prism_usnap_head_t *h)
-{
-	size_t size = prism_usnap_max_size(h);
-
-	if (!size) {
-		error("%s: usage snapshot: too many records", plugin);
-		return false;
-	}
-	if (size <= snap_cap)
-		return true;
-	xfree(snap_buf);
-	snap_buf = try_xmalloc(size);
-	snap_cap = snap_buf ? size : 0;
-	if (!snap_buf)
-		error("%s: usage snapshot: out of memory (%zu bytes)", plugin,
-		      size);
-	return snap_buf;
 }
 
 /* The CPU time of the calling thread, in microseconds. */
@@ -128,44 +145,67 @@ static int64_t _cpu_usec(void)
 }
 
 /*
- * Copy the usage into snap_buf under the read locks: the records, their
- * end in *end, the image's header in *h. False when there is nothing to
- * save or no memory.
+ * Begin a copy into snap_buf: the header's counts, TRES count and time
+ * into *h, the walk's state into *a. Caller holds the association, QOS
+ * and TRES locks (read or write). False when there is nothing to save or
+ * no memory.
  */
-static bool _copy(const prism_state_t *st, prism_usnap_head_t *h,
-		  size_t *end)
+static bool _copy_begin(put_arg_t *a, prism_usnap_head_t *h)
 {
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
-				   .tres = READ_LOCK };
-	put_arg_t a = { 0 };
-	bool ok = false;
-
-	assoc_mgr_lock(&locks);
 	if (!assoc_mgr_assoc_list || !assoc_mgr_qos_list)
-		goto done;
+		return false;
 	*h = (prism_usnap_head_t) {
-		.last_recalc = st->last_recalc,
-		.last_reset = st->last_reset,
 		.taken = time(NULL),
 		.tres_cnt = prism_ctl_tres_cnt(),
 		.assoc_cnt = list_count(assoc_mgr_assoc_list),
 		.qos_cnt = list_count(assoc_mgr_qos_list),
 	};
-	if (!_reserve(h))
-		goto done;
-	a = (put_arg_t) { .buf = snap_buf, .pos = PRISM_USNAP_HEAD,
-			  .tres_cnt = h->tres_cnt, .room = h->assoc_cnt };
-	prism_assoc_list_walk(assoc_mgr_assoc_list, h->tres_cnt, _put_assoc,
-			      &a);
-	h->assoc_cnt = a.n;
-	a.n = 0;
-	a.room = h->qos_cnt;
-	list_for_each(assoc_mgr_qos_list, _put_qos, &a);
-	h->qos_cnt = a.n;
-	*end = a.pos;
-	ok = true;
-done:
+	*a = (put_arg_t) { .pos = PRISM_USNAP_HEAD,
+			   .rec_max = prism_usnap_rec_max(h->tres_cnt),
+			   .max = prism_usnap_max_size(h),
+			   .tres_cnt = h->tres_cnt, .room = h->assoc_cnt };
+	if (!a->max) {
+		error("%s: usage snapshot: too many records", plugin);
+		return false;
+	}
+	/* the first time: room for one TRES per record */
+	return _grow(a, MIN(a->max, PRISM_USNAP_HEAD + 8 +
+				    (size_t) (h->assoc_cnt + h->qos_cnt) *
+					    prism_usnap_rec_max(1)));
+}
+
+/* After the associations: the QOS, and room for the checksum. */
+static bool _copy_end(put_arg_t *a, prism_usnap_head_t *h)
+{
+	h->assoc_cnt = a->n;
+	a->n = 0;
+	a->room = h->qos_cnt;
+	list_for_each(assoc_mgr_qos_list, _put_qos, a);
+	h->qos_cnt = a->n;
+	return !a->failed && _room(a);
+}
+
+/*
+ * Copy the usage into snap_buf under the read locks: the records, their
+ * end in *end, the image's header in *h. False when there is nothing to
+ * save or no memory.
+ */
+static bool _copy(prism_usnap_head_t *h, size_t *end)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	put_arg_t a = { 0 };
+	bool ok;
+
+	assoc_mgr_lock(&locks);
+	ok = _copy_begin(&a, h);
+	if (ok) {
+		prism_assoc_list_walk(assoc_mgr_assoc_list, h->tres_cnt,
+				      _put_assoc, &a);
+		ok = _copy_end(&a, h);
+	}
 	assoc_mgr_unlock(&locks);
+	*end = a.pos;
 	return ok;
 }
 
@@ -177,9 +217,11 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return;
-	if (!_copy(st, &h, &len))
+	if (!_copy(&h, &len))
 		return;
 	cpu_copy = _cpu_usec();
+	h.last_recalc = st->last_recalc;
+	h.last_reset = st->last_reset;
 	len = prism_usnap_end(snap_buf, len, &h);
 	log_flag(PRIO, "%s: usage snapshot: writing pass %" PRId64,
 		 plugin, h.last_recalc);
@@ -356,6 +398,7 @@ done:
 
 extern void prism_usage_snap_fini(void)
 {
-	xfree(snap_buf);
+	free(snap_buf);
+	snap_buf = NULL;
 	snap_cap = 0;
 }

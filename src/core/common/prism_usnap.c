@@ -74,10 +74,15 @@ static long double _get_ld(const char *p)
 	return v;
 }
 
+extern size_t prism_usnap_rec_max(uint32_t tres_cnt)
+{
+	return REC_FIXED + (uint64_t) tres_cnt * (4 + LD);
+}
+
 extern size_t prism_usnap_max_size(const prism_usnap_head_t *h)
 {
 	uint64_t n = (uint64_t) h->assoc_cnt + h->qos_cnt;
-	uint64_t rec = REC_FIXED + (uint64_t) h->tres_cnt * (4 + LD);
+	uint64_t rec = prism_usnap_rec_max(h->tres_cnt);
 	uint64_t size;
 
 	if ((h->tres_cnt > PRISM_USNAP_TRES_MAX) ||

@@ -65,11 +65,16 @@ typedef struct {
  */
 extern size_t prism_usnap_max_size(const prism_usnap_head_t *h);
 
+/* The most bytes one record with 'tres_cnt' TRES takes (<= 4 GiB for a
+ * count prism_usnap_max_size() accepts). */
+extern size_t prism_usnap_rec_max(uint32_t tres_cnt);
+
 /*
  * Append a record at offset *pos of the image 'buf' (first at
  * PRISM_USNAP_HEAD): 'r' and those of the 'tres_cnt' values of 'tres'
  * that are not zero ('tres' may be NULL: none). *pos moves past it. The
- * caller gives 'buf' prism_usnap_max_size() bytes.
+ * caller gives 'buf' prism_usnap_rec_max() bytes from *pos on (and 8 more
+ * after the last record for prism_usnap_end()).
  */
 extern void prism_usnap_put(char *buf, size_t *pos, uint32_t tres_cnt,
 			    const prism_usnap_rec_t *r, const long double *tres);

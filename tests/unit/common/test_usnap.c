@@ -40,10 +40,18 @@ static char *_image(size_t *len)
 					.grp_used_wall = 0.5 * i,
 					.usage_raw = 1e12L / 3 + i };
 		long double tres[3];
+		size_t at = pos;
 
 		_tres_of(i, tres);
 		prism_usnap_put(buf, &pos, head.tres_cnt, &r,
 				(i == 1) ? NULL : tres);
+		/* the most a record takes: what the plugin grows its image by
+		 * (record 1 has no TRES, 4 and 5 have all three) */
+		ck_assert_uint_le(pos - at, prism_usnap_rec_max(head.tres_cnt));
+		if (i == 1)
+			ck_assert_uint_eq(pos - at, prism_usnap_rec_max(0));
+		if (i >= 4)
+			ck_assert_uint_eq(pos - at, prism_usnap_rec_max(3));
 	}
 	*len = prism_usnap_end(buf, pos, &head);
 	return buf;
