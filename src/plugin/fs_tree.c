@@ -2,7 +2,9 @@
  *  fs_tree.c - fair-share over the association tree: copies the
  *  tree assoc_mgr keeps into the core's node arrays, runs Fair Tree or
  *  the classic algorithm there, and writes the results back into the
- *  association usage records sshare reads.
+ *  association usage records sshare reads. A pass that decays usage
+ *  after fair-share has the walk back over the records decay each one:
+ *  one walk instead of two.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -13,6 +15,7 @@
 #include "fs_tree.h"
 #include "prism_fairtree.h"
 #include "prism_fs.h"
+#include "usage_slurm.h"
 
 /*
  * The node arrays are kept between passes (only the recalculation thread
@@ -21,17 +24,27 @@
 static prism_ft_node_t *nodes;
 static slurmdb_assoc_rec_t **recs;
 static uint32_t *kids;
-static size_t cap;
+static size_t cap;		/* of nodes[] and kids[] */
+static size_t recs_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
 
+/* Room for 'need' records in recs[] (the classic pass needs no more). */
+static void _grow_recs(size_t need)
+{
+	if (need <= recs_cap)
+		return;
+	recs_cap = need < 2 * recs_cap ? 2 * recs_cap : need;
+	xrecalloc(recs, recs_cap, sizeof(*recs));
+}
+
 static void _grow(size_t need)
 {
+	_grow_recs(need);
 	if (need <= cap)
 		return;
 	cap = need < 2 * cap ? 2 * cap : need;
 	xrecalloc(nodes, cap, sizeof(*nodes));
-	xrecalloc(recs, cap, sizeof(*recs));
 	xrecalloc(kids, cap, sizeof(*kids));
 }
 
@@ -89,26 +102,64 @@ static size_t _build_tree(void)
 	return b.n;
 }
 
-static void _fair_tree(void)
+/*
+ * After a walk that put 'n' records in recs[]: the Fair Tree results
+ * written back (nodes[], when 'results') and the decay 'd' applied to
+ * each record (when not NULL), in one walk with the records, their usage
+ * records and TRES arrays prefetched a few ahead.
+ */
+static void _write_back(size_t n, bool results, const prism_decay_t *d)
+{
+	const size_t s = PRISM_ASSOC_STAGE;
+
+	for (size_t i = 0; i < n; i++) {
+		slurmdb_assoc_usage_t *usage;
+
+		if (i + 3 * s < n)
+			__builtin_prefetch(&recs[i + 3 * s]->usage);
+		if (i + 2 * s < n)
+			prism_assoc_prefetch_usage(recs[i + 2 * s]);
+		if (d && (i + s < n))
+			prism_assoc_prefetch_tres(recs[i + s], d->tres_cnt);
+		usage = recs[i]->usage;
+		if (results) {
+			usage->level_fs = nodes[i].level_fs;
+			if (i) {
+				usage->usage_efctv = nodes[i].usage_efctv;
+				usage->usage_norm = nodes[i].usage_norm;
+				if (nodes[i].is_user)
+					usage->fs_factor = nodes[i].fs_factor;
+			}
+		}
+		if (d)
+			prism_usage_decay_assoc(d, recs[i]);
+	}
+}
+
+/*
+ * Does recs[0..n-1] hold every association (each once, by construction of
+ * the walk)? Not when one is outside the tree.
+ */
+static bool _all_walked(size_t n)
+{
+	return n && assoc_mgr_assoc_list &&
+	       (n == (size_t) list_count(assoc_mgr_assoc_list));
+}
+
+/* Fair Tree; decays the records it walks by 'd' when they are every
+ * association, and says so. */
+static bool _fair_tree(const prism_decay_t *d)
 {
 	prism_error_t err = { "" };
 	size_t n = _build_tree();
+	bool all = _all_walked(n);
+	bool ok = !prism_fairtree_run(nodes, n, kids, n - 1,
+				      g_user_assoc_count, &err);
 
-	if (prism_fairtree_run(nodes, n, kids, n - 1, g_user_assoc_count,
-			       &err)) {
+	if (!ok)
 		error("%s: Fair Tree: %s", PRISM_PLUGIN_TYPE, err.text);
-		return;
-	}
-	assoc_mgr_root_assoc->usage->level_fs = nodes[0].level_fs;
-	for (size_t i = 1; i < n; i++) {
-		slurmdb_assoc_usage_t *usage = recs[i]->usage;
-
-		usage->usage_efctv = nodes[i].usage_efctv;
-		usage->usage_norm = nodes[i].usage_norm;
-		usage->level_fs = nodes[i].level_fs;
-		if (nodes[i].is_user)
-			usage->fs_factor = nodes[i].fs_factor;
-	}
+	_write_back(n, ok, all ? d : NULL);
+	return all;
 }
 
 /* Effective usage of 'assoc' under DEPTH_OBLIVIOUS. */
@@ -147,6 +198,7 @@ extern void prism_fs_tree_fini(void)
 	xfree(kids);
 	xfree(sibling_norms);
 	cap = 0;
+	recs_cap = 0;
 	sibling_cap = 0;
 }
 
@@ -173,9 +225,10 @@ extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 /*
  * The classic pass: accounts get their effective usage top down; users
  * are marked "not computed" (NO_VAL) and get theirs when one of their
- * jobs asks for its fair-share factor, as with Slurm's plugin.
+ * jobs asks for its fair-share factor, as with Slurm's plugin. Each
+ * record walked is put in recs[] from *n on.
  */
-static void _classic(list_t *children, uint32_t flags)
+static void _classic(list_t *children, uint32_t flags, size_t *n)
 {
 	slurmdb_assoc_rec_t *assoc;
 	list_itr_t *itr;
@@ -184,28 +237,46 @@ static void _classic(list_t *children, uint32_t flags)
 		return;
 	itr = list_iterator_create(children);
 	while ((assoc = list_next(itr))) {
+		_grow_recs(*n + 1);
+		recs[(*n)++] = assoc;
 		if (assoc->user) {
 			assoc->usage->usage_efctv = (long double) NO_VAL;
 			continue;
 		}
 		prism_fs_set_assoc_usage(assoc, flags);
-		_classic(assoc->usage->children_list, flags);
+		_classic(assoc->usage->children_list, flags, n);
 	}
 	list_iterator_destroy(itr);
 }
 
-extern void prism_fs_tree_update(const prism_prio_conf_t *conf)
+extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
+				 const prism_decay_t *d)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
+				   .qos = d ? WRITE_LOCK : NO_LOCK };
+	bool all = false;
 
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage) {
-		if (conf->flags & PRISM_F_FAIR_TREE)
-			_fair_tree();
-		else
+		if (conf->flags & PRISM_F_FAIR_TREE) {
+			all = _fair_tree(d);
+		} else {
+			size_t n = 0;
+
+			_grow_recs(assoc_mgr_assoc_list ?
+				   list_count(assoc_mgr_assoc_list) + 1 : 64);
+			recs[n++] = assoc_mgr_root_assoc;
 			_classic(assoc_mgr_root_assoc->usage->children_list,
-				 conf->flags);
+				 conf->flags, &n);
+			/* after the walk, which read the root's usage */
+			all = _all_walked(n);
+			if (d && all)
+				_write_back(n, false, d);
+		}
 	}
+	/* the associations outside the walk's records, and the QOS */
+	if (d)
+		prism_usage_decay_locked(d, all);
 	assoc_mgr_unlock(&locks);
 }
 

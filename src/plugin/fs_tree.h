@@ -10,13 +10,18 @@
 #define PRISM_FS_TREE_H
 
 #include "ctl.h"
+#include "usage_slurm.h"
 
 /*
  * Recompute the fair-share fields of every association (usage_norm,
  * usage_efctv, level_fs, fs_factor) for the configured algorithm.
- * Takes the assoc_mgr write lock itself.
+ * Takes the assoc_mgr write lock itself. With 'd', usage is decayed by it
+ * afterwards in the same hold (with the QOS write lock): every
+ * association and QOS, each association in the walk that writes the
+ * results back when the tree holds them all (else the list is walked).
  */
-extern void prism_fs_tree_update(const prism_prio_conf_t *conf);
+extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
+				 const prism_decay_t *d);
 
 /* Free what the fair-share pass keeps between passes. */
 extern void prism_fs_tree_fini(void);

@@ -330,7 +330,7 @@ static void _after_fs_step(pass_t *pass, bool began)
 	uint32_t n;
 
 	_walk_jobs(&charge_only, pass);
-	prism_fs_tree_update(&pass->p.conf);
+	prism_fs_tree_update(&pass->p.conf, NULL);
 	if (!prism_policy_batched(pass->inst)) {
 		_walk_jobs(&set_fair_tree, pass);
 		return;
@@ -359,15 +359,21 @@ static void _pass(void)
 	after_fs = prism_policy_after_fs(pass.inst, &pass.p);
 	began = prism_policy_pass_begin(pass.inst, &pass.p);
 	prism_usage_reset_if_due(&next, pass.p.now);
-	if (!after_fs)
-		prism_fs_tree_update(&pass.p.conf);
-	if (pass.p.decayed) {
-		prism_usage_decay(pass.p.last, pass.p.now);
-		if (!after_fs)
+	if (after_fs) {
+		if (pass.p.decayed)
+			prism_usage_decay(pass.p.last, pass.p.now);
+		_after_fs_step(&pass, began);
+	} else {
+		/* fair-share of the usage so far, then decay, one walk */
+		prism_decay_t d;
+		bool decay = pass.p.decayed &&
+			     prism_usage_decay_prepare(pass.p.last,
+						       pass.p.now, &d);
+
+		prism_fs_tree_update(&pass.p.conf, decay ? &d : NULL);
+		if (pass.p.decayed)
 			_walk_jobs(&charge_and_set, &pass);
 	}
-	if (after_fs)
-		_after_fs_step(&pass, began);
 	prism_policy_pass_end(pass.inst, &pass.p);
 	prism_policy_put(pass.inst);
 	log_flag(PRIO, "%s: pass done in %u slices, %u priorities changed",

@@ -119,19 +119,13 @@ static const char *_tres_name(int i)
 
 /* ---- decay and reset ---- */
 
-typedef struct {
-	double decay;
-	int tres_cnt;
-} decay_arg_t;
-
-static int _decay_assoc(void *x, void *arg)
+extern void prism_usage_decay_assoc(const prism_decay_t *d,
+				    slurmdb_assoc_rec_t *assoc)
 {
-	slurmdb_assoc_rec_t *assoc = x;
-	decay_arg_t *d = arg;
 	prism_usage_rec_t rec;
 
 	if (!assoc->usage)
-		return 0;
+		return;
 	rec = _assoc_rec(assoc->usage);
 	prism_usage_rec_decay(&rec, d->tres_cnt, d->decay);
 	/* usage kept for users deleted under an account */
@@ -139,6 +133,11 @@ static int _decay_assoc(void *x, void *arg)
 		rec = _assoc_rec(assoc->leaf_usage);
 		prism_usage_rec_decay(&rec, d->tres_cnt, d->decay);
 	}
+}
+
+static int _decay_assoc(void *x, void *arg)
+{
+	prism_usage_decay_assoc(arg, x);
 	return 0;
 }
 
@@ -150,7 +149,7 @@ static int _decay_assoc(void *x, void *arg)
  * misses of scattered records overlap instead of stalling the walk one
  * after the other.
  */
-#define STAGE 4
+#define STAGE PRISM_ASSOC_STAGE
 #define RING 16		/* > 3 * STAGE */
 
 typedef struct {
@@ -161,13 +160,14 @@ typedef struct {
 	uint32_t n;		/* records handed over so far */
 } assoc_pipe_t;
 
-static void _prefetch_usage(const slurmdb_assoc_rec_t *assoc)
+extern void prism_assoc_prefetch_usage(const slurmdb_assoc_rec_t *assoc)
 {
 	if (assoc->usage)
 		__builtin_prefetch(&assoc->usage->usage_raw, 1);
 }
 
-static void _prefetch_tres(const slurmdb_assoc_rec_t *assoc, int tres_cnt)
+extern void prism_assoc_prefetch_tres(const slurmdb_assoc_rec_t *assoc,
+				      int tres_cnt)
 {
 	const char *t;
 
@@ -186,9 +186,10 @@ static int _assoc_piped(void *x, void *arg)
 
 	__builtin_prefetch(&assoc->usage);
 	if (n >= STAGE)
-		_prefetch_usage(p->ring[(n - STAGE) % RING]);
+		prism_assoc_prefetch_usage(p->ring[(n - STAGE) % RING]);
 	if (n >= 2 * STAGE)
-		_prefetch_tres(p->ring[(n - 2 * STAGE) % RING], p->tres_cnt);
+		prism_assoc_prefetch_tres(p->ring[(n - 2 * STAGE) % RING],
+					  p->tres_cnt);
 	if (n >= 3 * STAGE)
 		(void) p->fn(p->ring[(n - 3 * STAGE) % RING], p->arg);
 	p->ring[n % RING] = assoc;
@@ -211,7 +212,7 @@ extern void prism_assoc_list_walk(list_t *assocs, int tres_cnt,
 static int _decay_qos(void *x, void *arg)
 {
 	slurmdb_qos_rec_t *qos = x;
-	decay_arg_t *d = arg;
+	prism_decay_t *d = arg;
 	prism_usage_rec_t rec;
 
 	if (!qos->usage || (qos->flags & QOS_FLAG_NO_DECAY))
@@ -221,10 +222,9 @@ static int _decay_qos(void *x, void *arg)
 	return 0;
 }
 
-extern void prism_usage_decay(time_t last, time_t now)
+extern bool prism_usage_decay_prepare(time_t last, time_t now,
+				      prism_decay_t *d)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
-	decay_arg_t arg = { .tres_cnt = _tres_cnt() };
 	prism_error_t err = { "" };
 	double factor;
 	bool enabled;
@@ -234,22 +234,37 @@ extern void prism_usage_decay(time_t last, time_t now)
 	enabled = with_dbd;
 	slurm_mutex_unlock(&usage_lock);
 	if (!enabled || !prism_in_controller())
-		return;
-	if (prism_usage_decay_between(factor, last, now, &arg.decay, &err)) {
+		return false;
+	*d = (prism_decay_t) { .tres_cnt = _tres_cnt() };
+	if (prism_usage_decay_between(factor, last, now, &d->decay, &err)) {
 		error("%s: problem applying decay: %s", plugin, err.text);
-		return;
+		return false;
 	}
-	if (arg.decay == 1.0)
-		return;		/* no half-life, or no time passed */
+	if (d->decay == 1.0)
+		return false;	/* no half-life, or no time passed */
 	log_flag(PRIO, "%s: decay from %ld to %ld: %.15f -> %.15f", plugin,
-		 (long) last, (long) now, factor, arg.decay);
+		 (long) last, (long) now, factor, d->decay);
+	return true;
+}
 
-	assoc_mgr_lock(&locks);
-	if (assoc_mgr_assoc_list)
-		prism_assoc_list_walk(assoc_mgr_assoc_list, arg.tres_cnt,
-				      _decay_assoc, &arg);
+extern void prism_usage_decay_locked(const prism_decay_t *d, bool assocs_done)
+{
+	if (!assocs_done && assoc_mgr_assoc_list)
+		prism_assoc_list_walk(assoc_mgr_assoc_list, d->tres_cnt,
+				      _decay_assoc, (void *) d);
 	if (assoc_mgr_qos_list)
-		list_for_each(assoc_mgr_qos_list, _decay_qos, &arg);
+		list_for_each(assoc_mgr_qos_list, _decay_qos, (void *) d);
+}
+
+extern void prism_usage_decay(time_t last, time_t now)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	prism_decay_t d;
+
+	if (!prism_usage_decay_prepare(last, now, &d))
+		return;
+	assoc_mgr_lock(&locks);
+	prism_usage_decay_locked(&d, false);
 	assoc_mgr_unlock(&locks);
 }
 

@@ -38,6 +38,34 @@ extern void prism_usage_reset_if_due(prism_state_t *st, time_t now);
  * assoc_mgr assoc and QOS write locks itself; call it without assoc_mgr
  * locks held.
  */
+/* One pass's usage decay: the factor and the TRES count. */
+typedef struct {
+	double decay;
+	int tres_cnt;
+} prism_decay_t;
+
+/*
+ * The decay from 'last' to 'now' into *d (logged); false when there is
+ * nothing to decay (no slurmdbd, not in slurmctld, no half-life, no time
+ * passed, or an error, logged).
+ */
+extern bool prism_usage_decay_prepare(time_t last, time_t now,
+				      prism_decay_t *d);
+
+/* Decay of one association's usage (and of its deleted users'). Caller
+ * holds the association write lock. */
+extern void prism_usage_decay_assoc(const prism_decay_t *d,
+				    slurmdb_assoc_rec_t *assoc);
+
+/*
+ * Decay of every association's usage (unless 'assocs_done': the caller
+ * decayed each one with prism_usage_decay_assoc()) and every QOS's.
+ * Caller holds the association and QOS write locks.
+ */
+extern void prism_usage_decay_locked(const prism_decay_t *d,
+				     bool assocs_done);
+
+/* prepare, then decay all under the locks */
 extern void prism_usage_decay(time_t last, time_t now);
 
 /*
@@ -83,6 +111,20 @@ extern void prism_usage_init_run_secs(time_t last_ran);
  * walks over every association are bound by their cache misses). fn's
  * return value is ignored. Caller holds the association lock fn needs.
  */
+/*
+ * A walk over an array of association records prefetches the record
+ * 3 * PRISM_ASSOC_STAGE records ahead, its usage record 2 * STAGE ahead
+ * (prism_assoc_prefetch_usage) and its TRES usage array STAGE ahead
+ * (prism_assoc_prefetch_tres); prism_assoc_list_walk() does the same on a
+ * list.
+ */
+#define PRISM_ASSOC_STAGE 4
+
+extern void prism_assoc_prefetch_usage(const slurmdb_assoc_rec_t *assoc);
+
+extern void prism_assoc_prefetch_tres(const slurmdb_assoc_rec_t *assoc,
+				      int tres_cnt);
+
 extern void prism_assoc_list_walk(list_t *assocs, int tres_cnt,
 				  int (*fn)(void *x, void *arg),
 				  void *arg);

@@ -158,7 +158,10 @@ compare() {
 #   fair-share   longest assoc_mgr hold outside the job lock with only the
 #                association write lock (multifactor: _apply_priority_fs
 #                or _set_children_usage_efctv; prism: prism_fs_tree_update)
-#   decay        same with association and QOS write locks (usage decay)
+#   decay        same with association and QOS write locks (usage decay;
+#                prism under policy=multifactor: fair-share and decay in
+#                one hold, its fair-share column then says "in decay")
+#   fs+decay     the two together, whether in one hold or two
 #   set/job      priority_g_set() wall time per call (submit path)
 #   sprio        priority_g_get_priority_factors_list() for all jobs, as
 #                root (wall; it holds the job read lock throughout)
@@ -167,8 +170,8 @@ compare() {
 #                submit) / pending jobs: what the plugin keeps per job
 #                (incl. its per-association data, spread over the jobs)
 header() {
-	echo "| jobs (pending) | assocs | algo | plugin | 1st pass CPU ms | 1st pass fair-share ms | pass CPU ms | pass wall ms | max job-lock hold ms | total job-lock ms | holds | fair-share ms | decay ms | set µs/job | sprio ms | sprio rows | peak RSS MB | B/pending job | priorities |"
-	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	echo "| jobs (pending) | assocs | algo | plugin | 1st pass CPU ms | 1st pass fair-share ms (prism: with decay) | pass CPU ms | pass wall ms | max job-lock hold ms | total job-lock ms | holds | fair-share ms | decay ms | fair-share + decay ms | set µs/job | sprio ms | sprio rows | peak RSS MB | B/pending job | priorities |"
+	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 }
 
 # row LABEL BENCH BASIC CHECK -> table row; also "name=value" lines in
@@ -195,21 +198,25 @@ row() {
 		f["holds"] = v["pass_job_holds"]
 		fs = hold("WNNNNNN", "pass"); f["fs"] = fs < 0 ? "-" : fs / 1e6
 		dc = hold("WNWNNNN", "pass"); f["decay"] = dc < 0 ? "-" : dc / 1e6
-		fs1 = hold("WNNNNNN", "pass1"); f["fs1"] = fs1 < 0 ? "-" : fs1 / 1e6
+		f["fsd"] = (fs < 0 ? 0 : fs / 1e6) + (dc < 0 ? 0 : dc / 1e6)
+		if (fs < 0 && dc >= 0) f["fs"] = "in decay"
+		fs1 = hold("WNNNNNN", "pass1")
+		if (fs1 < 0) fs1 = hold("WNWNNNN", "pass1")
+		f["fs1"] = fs1 < 0 ? "-" : fs1 / 1e6
 		f["cpu1"] = v["pass1_cpu_ns"] / 1e6
 		f["set"] = v["set_calls"] ? v["set_ns"] / v["set_calls"] / 1e3 : 0
 		f["sprio"] = v["sprio_ns"] / 1e6
 		f["rows"] = v["sprio_rows"]
 		f["rss"] = v["mem_end_hwm_kb"] / 1024
 		f["bpj"] = pend ? (v["mem_pass_heap"] - b["mem_submit_heap"]) / pend : 0
-		printf "| %s (%d) | %s (%d) | %s | %s | %.1f | %s | %.1f | %.1f | %.2f | %.1f | %d | %s | %s | %.3f | %.1f | %d | %.0f | %.0f | %s |\n",
+		printf "| %s (%d) | %s (%d) | %s | %s | %.1f | %s | %.1f | %.1f | %.2f | %.1f | %d | %s | %s | %.2f | %.3f | %.1f | %d | %.0f | %.0f | %s |\n",
 			jl, pend, al, v["assocs"], algo, p, f["cpu1"],
 			f["fs1"] == "-" ? "-" : sprintf("%.2f", f["fs1"]),
 			f["cpu"], f["wall"],
 			f["max"], f["sum"], f["holds"],
-			f["fs"] == "-" ? "-" : sprintf("%.2f", f["fs"]),
+			f["fs"] ~ /^[-a-z]/ ? f["fs"] : sprintf("%.2f", f["fs"]),
 			f["decay"] == "-" ? "-" : sprintf("%.2f", f["decay"]),
-			f["set"], f["sprio"], f["rows"], f["rss"], f["bpj"], check
+			f["fsd"], f["set"], f["sprio"], f["rows"], f["rss"], f["bpj"], check
 		for (k in f) print k, f[k] > vals
 	}' "$4" "$5"
 }
@@ -219,13 +226,13 @@ ratio_row() {
 	FILENAME == ARGV[1] { m[$1] = $2; next }
 	{ p[$1] = $2 }
 	function r(k) {
-		if (m[k] == "-" || p[k] == "-" || m[k] + 0 == 0) return "-"
+		if (m[k] ~ /^[-a-z]/ || p[k] ~ /^[-a-z]/ || m[k] + 0 == 0) return "-"
 		return sprintf("%.2f", p[k] / m[k])
 	}
 	END {
-		printf "| %s | %s | %s | **prism / multifactor** | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
+		printf "| %s | %s | %s | **prism / multifactor** | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
 			jl, al, algo, r("cpu1"), r("fs1"), r("cpu"), r("wall"), r("max"), r("sum"),
-			r("holds"), r("fs"), r("decay"), r("set"), r("sprio"),
+			r("holds"), r("fs"), r("decay"), r("fsd"), r("set"), r("sprio"),
 			r("rows"), r("rss"), r("bpj")
 	}' "$tmp/multifactor.vals" "$tmp/prism.vals"
 }
