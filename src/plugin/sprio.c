@@ -6,6 +6,8 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <stddef.h>
+
 #include "src/common/assoc_mgr.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -55,6 +57,7 @@ typedef struct {
 #if !PRISM_SLURM_AT_LEAST(24, 11, 0)
 	priority_factors_request_msg_t *req_msg;
 	list_t *part_filter;
+	struct row_block *block;	/* where the next row is cut from */
 #endif
 } rows_t;
 
@@ -86,7 +89,7 @@ static void _row_free(void *x)
  * appended to 'ret'. Returns its factors, copied from the job's for the
  * caller to adjust; NULL when the row shows an admin-set priority.
  */
-static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
+static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 				 part_record_t *part_ptr,
 				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
@@ -98,7 +101,7 @@ static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
 	obj->qos = qos_ptr ? qos_ptr->name :
 		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
 	obj->user_id = job_ptr->user_id;
-	list_append(ret, obj);
+	list_append(rows->ret, obj);
 	if (direct) {
 		obj->direct_prio = job_ptr->priority;
 		return NULL;
@@ -127,19 +130,63 @@ static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
 }
 #else
 /*
- * A row and its TRES arrays are one allocation (slurmctld frees the list
- * with the destructor it was created with: this one), so a row costs one
- * allocation where copying the job's factors object costs three.
+ * A row and its TRES arrays are cut in one piece from a block of
+ * ROW_BLOCK bytes, one allocation for a few hundred rows where copying
+ * the job's factors object costs three allocations a row. slurmctld frees
+ * the list with the destructor it was created with (this file's), a row
+ * at a time: a block is freed with the last of its rows.
  */
+#define ROW_BLOCK (64 * 1024)
+
+typedef struct row_block {
+	uint32_t rows;		/* rows of the block not yet freed */
+	size_t used;		/* bytes cut from it, this header included */
+	size_t size;
+} row_block_t;
+
+typedef struct {
+	row_block_t *block;
+	priority_factors_object_t obj;	/* what the list holds */
+} row_t;
+
 static void _row_free(void *x)
 {
-	xfree(x);
+	row_t *row;
+
+	if (!x)
+		return;
+	row = (row_t *) ((char *) x - offsetof(row_t, obj));
+	if (!__atomic_sub_fetch(&row->block->rows, 1, __ATOMIC_ACQ_REL))
+		xfree(row->block);
+}
+
+/* 'size' bytes, zeroed, for a row, from rows->block or a new block. */
+static row_t *_row_alloc(rows_t *rows, size_t size)
+{
+	const size_t head = (sizeof(row_block_t) + 15) & ~(size_t) 15;
+	row_block_t *b = rows->block;
+	row_t *row;
+
+	size = (size + 15) & ~(size_t) 15;
+	if (!b || (b->used + size > b->size)) {
+		size_t bsize = MAX(ROW_BLOCK, head + size);
+
+		b = xmalloc_nz(bsize);
+		*b = (row_block_t) { .used = head, .size = bsize };
+		rows->block = b;
+	}
+	row = (row_t *) ((char *) b + b->used);
+	b->used += size;
+	b->rows++;
+	memset(row, 0, size);
+	row->block = b;
+	return row;
 }
 
 /* A new row of 'job_ptr' in 'part_ptr', appended to 'ret'. Returns its
  * factors, copied from the job's for the caller to adjust; NULL when the
  * row shows an admin-set priority. */
-static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
+static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 				 part_record_t *part_ptr,
 				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
@@ -149,10 +196,11 @@ static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
 	size_t tres = (src && src->priority_tres) ? cnt : 0;
 	size_t weights = (src && src->tres_weights) ? cnt : 0;
 	size_t names = (src && src->tres_names) ? cnt : 0;
-	priority_factors_object_t *obj =
-		xmalloc(sizeof(*obj) + sizeof(double) * (tres + weights) +
-			sizeof(char *) * names);
-	double *d = (double *) (obj + 1);
+	row_t *row = _row_alloc(rows, sizeof(row_t) +
+					      sizeof(double) * (tres + weights) +
+					      sizeof(char *) * names);
+	priority_factors_object_t *obj = &row->obj;
+	double *d = (double *) (row + 1);
 
 	if (direct)
 		obj->direct_prio = job_ptr->priority;
@@ -174,7 +222,7 @@ static prism_factors_t *_row_add(list_t *ret, const job_record_t *job_ptr,
 	obj->job_id = job_ptr->job_id;
 	obj->partition = part_ptr->name;
 	obj->user_id = job_ptr->user_id;
-	list_append(ret, obj);
+	list_append(rows->ret, obj);
 	return direct ? NULL : obj;
 }
 
@@ -243,7 +291,7 @@ static list_t *_part_filter(const char *names)
 
 /* One job's rows while they are added: where the next entry is. */
 typedef struct {
-	const rows_t *rows;
+	rows_t *rows;
 	const job_record_t *job_ptr;
 	part_record_t *part_ptr;	/* this partition */
 	bool multi_part;
@@ -255,11 +303,11 @@ static int _add_entry(void *x, void *arg)
 {
 	job_rows_t *j = arg;
 	slurmdb_qos_rec_t *qos_ptr = x;
-	const rows_t *rows = j->rows;
+	rows_t *rows = j->rows;
 	prism_factors_t *f;
 
 	if (_part_wanted(rows, j->part_ptr)) {
-		f = _row_add(rows->ret, j->job_ptr, j->part_ptr, qos_ptr,
+		f = _row_add(rows, j->job_ptr, j->part_ptr, qos_ptr,
 			     _direct(j->job_ptr, j->one_entry, rows->own));
 		if (f && !j->one_entry)
 			prism_policy_sprio_entry(
@@ -282,7 +330,7 @@ static void _add_part(job_rows_t *j, part_record_t *part_ptr)
 		(void) _add_entry(NULL, j);
 }
 
-static void _add_job_rows(const job_record_t *job_ptr, const rows_t *rows)
+static void _add_job_rows(const job_record_t *job_ptr, rows_t *rows)
 {
 	job_rows_t j = { .rows = rows, .job_ptr = job_ptr };
 	part_record_t *part_ptr;
@@ -321,14 +369,70 @@ static int _add_listed(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * job_list in a pipeline: a job's record is asked for (prefetched) when
+ * the list hands it over, its details and factors STAGE jobs later, its
+ * factors' TRES array STAGE after that, and it is listed STAGE after
+ * that: the cache misses of scattered records overlap instead of
+ * stalling the walk one after the other. The job read lock is held
+ * throughout.
+ */
+#define STAGE 4
+#define RING 16		/* > 3 * STAGE */
+
+typedef struct {
+	add_arg_t *arg;
+	job_record_t *ring[RING];
+	uint32_t n;		/* jobs handed over so far */
+} job_pipe_t;
+
+static void _prefetch_more(const job_record_t *job_ptr)
+{
+	if (job_ptr->details)
+		__builtin_prefetch(&job_ptr->details->begin_time);
+	if (job_ptr->prio_factors)
+		__builtin_prefetch(job_ptr->prio_factors);
+}
+
+static void _prefetch_tres(const job_record_t *job_ptr)
+{
+	if (job_ptr->prio_factors && job_ptr->prio_factors->priority_tres)
+		__builtin_prefetch(job_ptr->prio_factors->priority_tres);
+}
+
+static int _job_piped(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	job_pipe_t *p = arg;
+	uint32_t n = p->n;
+
+	__builtin_prefetch(&job_ptr->job_state);
+	__builtin_prefetch(&job_ptr->details);
+	__builtin_prefetch(&job_ptr->prio_factors);
+	if (n >= STAGE)
+		_prefetch_more(p->ring[(n - STAGE) % RING]);
+	if (n >= 2 * STAGE)
+		_prefetch_tres(p->ring[(n - 2 * STAGE) % RING]);
+	if (n >= 3 * STAGE)
+		(void) _add_listed(p->ring[(n - 3 * STAGE) % RING], p->arg);
+	p->ring[n % RING] = job_ptr;
+	p->n++;
+	return 0;
+}
+
 /* Every listed job's rows into rows->ret. Caller holds the job read
  * lock (one walk of job_list: one lock of the list, not one a job). */
 static void _add_rows(rows_t *rows, uid_t uid)
 {
 	add_arg_t arg = { .rows = rows, .uid = uid, .now = time(NULL) };
+	job_pipe_t p = { .arg = &arg };
 
-	if (*prism_ctl.job_list)
-		(void) list_for_each(*prism_ctl.job_list, _add_listed, &arg);
+	if (!*prism_ctl.job_list)
+		return;
+	(void) list_for_each(*prism_ctl.job_list, _job_piped, &p);
+	/* the jobs still in the pipeline */
+	for (uint32_t i = p.n > 3 * STAGE ? p.n - 3 * STAGE : 0; i < p.n; i++)
+		(void) _add_listed(p.ring[i % RING], &arg);
 }
 
 #if PRISM_SLURM_AT_LEAST(24, 11, 0)
