@@ -58,6 +58,7 @@ typedef struct {
 	priority_factors_request_msg_t *req_msg;
 	list_t *part_filter;
 	struct row_block *block;	/* where the next row is cut from */
+	struct row_tres *tres;		/* the TRES weights and names */
 #endif
 } rows_t;
 
@@ -138,10 +139,25 @@ static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
  */
 #define ROW_BLOCK (64 * 1024)
 
+/*
+ * The TRES weights and names are the same in the rows of (nearly) every
+ * job: the rows whose arrays are equal to the first row's point to one
+ * copy of them per list, freed with the last block holding such a row,
+ * instead of carrying their own (a third of a row's bytes, and sprio's
+ * time goes mostly to the memory its rows are written to).
+ */
+typedef struct row_tres {
+	uint32_t blocks;	/* blocks whose rows point to it */
+	uint32_t cnt;
+	double *weights;	/* NULL: none shared */
+	char **names;		/* NULL: none shared */
+} row_tres_t;
+
 typedef struct row_block {
 	uint32_t rows;		/* rows of the block not yet freed */
 	size_t used;		/* bytes cut from it, this header included */
 	size_t size;
+	row_tres_t *tres;	/* what its rows share, or NULL */
 } row_block_t;
 
 typedef struct {
@@ -156,8 +172,35 @@ static void _row_free(void *x)
 	if (!x)
 		return;
 	row = (row_t *) ((char *) x - offsetof(row_t, obj));
-	if (!__atomic_sub_fetch(&row->block->rows, 1, __ATOMIC_ACQ_REL))
-		xfree(row->block);
+	if (__atomic_sub_fetch(&row->block->rows, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (row->block->tres &&
+	    !__atomic_sub_fetch(&row->block->tres->blocks, 1, __ATOMIC_ACQ_REL))
+		xfree(row->block->tres);
+	xfree(row->block);
+}
+
+/* The arrays the rows share, copied from the first row's factors that
+ * have any. */
+static row_tres_t *_tres_shared(rows_t *rows,
+				const priority_factors_object_t *src)
+{
+	uint32_t cnt = src->tres_cnt;
+	row_tres_t *t;
+
+	if (rows->tres || !cnt || (!src->tres_weights && !src->tres_names))
+		return rows->tres;
+	t = xmalloc(sizeof(*t) + (sizeof(double) + sizeof(char *)) * cnt);
+	t->cnt = cnt;
+	if (src->tres_weights) {
+		t->weights = (double *) (t + 1);
+		memcpy(t->weights, src->tres_weights, sizeof(double) * cnt);
+	}
+	if (src->tres_names) {
+		t->names = (char **) ((double *) (t + 1) + cnt);
+		memcpy(t->names, src->tres_names, sizeof(char *) * cnt);
+	}
+	return rows->tres = t;
 }
 
 /* 'size' bytes, zeroed, for a row, from rows->block or a new block. */
@@ -196,19 +239,39 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 	size_t tres = (src && src->priority_tres) ? cnt : 0;
 	size_t weights = (src && src->tres_weights) ? cnt : 0;
 	size_t names = (src && src->tres_names) ? cnt : 0;
-	row_t *row = _row_alloc(rows, sizeof(row_t) +
-					      sizeof(double) * (tres + weights) +
-					      sizeof(char *) * names);
-	priority_factors_object_t *obj = &row->obj;
-	double *d = (double *) (row + 1);
+	row_tres_t *sh = src ? _tres_shared(rows, src) : NULL;
+	bool sh_weights = weights && sh && sh->weights && (sh->cnt == cnt) &&
+			  !memcmp(sh->weights, src->tres_weights,
+				  sizeof(double) * cnt);
+	bool sh_names = names && sh && sh->names && (sh->cnt == cnt) &&
+			!memcmp(sh->names, src->tres_names,
+				sizeof(char *) * cnt);
+	row_t *row;
+	priority_factors_object_t *obj;
+	double *d;
 
+	if (sh_weights)
+		weights = 0;
+	if (sh_names)
+		names = 0;
+	row = _row_alloc(rows, sizeof(row_t) +
+				       sizeof(double) * (tres + weights) +
+				       sizeof(char *) * names);
+	obj = &row->obj;
+	d = (double *) (row + 1);
+	if ((sh_weights || sh_names) && !row->block->tres) {
+		row->block->tres = sh;
+		sh->blocks++;
+	}
 	if (direct)
 		obj->direct_prio = job_ptr->priority;
 	else if (src) {
 		*obj = *src;
 		obj->priority_tres = tres ? d : NULL;
-		obj->tres_weights = weights ? d + tres : NULL;
-		obj->tres_names = names ? (char **) (d + tres + weights) : NULL;
+		obj->tres_weights = sh_weights ? sh->weights :
+				    weights ? d + tres : NULL;
+		obj->tres_names = sh_names ? sh->names :
+				  names ? (char **) (d + tres + weights) : NULL;
 		if (tres)
 			memcpy(obj->priority_tres, src->priority_tres,
 			       sizeof(double) * tres);
