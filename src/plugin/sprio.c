@@ -167,17 +167,19 @@ typedef struct {
 
 static void _row_free(void *x)
 {
-	row_t *row;
+	row_block_t *b;
+	row_tres_t *t;
 
 	if (!x)
 		return;
-	row = (row_t *) ((char *) x - offsetof(row_t, obj));
-	if (__atomic_sub_fetch(&row->block->rows, 1, __ATOMIC_ACQ_REL))
+	/* (xfree() clears the pointer it is given: not one in the block) */
+	b = ((row_t *) ((char *) x - offsetof(row_t, obj)))->block;
+	if (__atomic_sub_fetch(&b->rows, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (row->block->tres &&
-	    !__atomic_sub_fetch(&row->block->tres->blocks, 1, __ATOMIC_ACQ_REL))
-		xfree(row->block->tres);
-	xfree(row->block);
+	t = b->tres;
+	if (t && !__atomic_sub_fetch(&t->blocks, 1, __ATOMIC_ACQ_REL))
+		xfree(t);
+	xfree(b);
 }
 
 /* The arrays the rows share, copied from the first row's factors that
