@@ -5,6 +5,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ typedef struct {
 	uint32_t rank;		/* current rank, starts at user_count */
 	uint32_t rank_no_ties;	/* what the rank would be without ties */
 	uint32_t *tmp;		/* room for the largest sibling set */
+	struct ft_key *keys;	/* the same, twice (key, then merge room) */
 	prism_error_t *err;
 } walk_t;
 
@@ -90,6 +92,129 @@ static void _sort_kids(uint32_t *b, size_t n, uint32_t *tmp,
 	memcpy(b, tmp, (n - n2) * sizeof(*b));
 }
 
+/*
+ * Sorting on keys. With x87's 80-bit long double, a level fair-share that
+ * is not negative and not NaN is stored as a 15-bit exponent and a 64-bit
+ * mantissa (its integer bit explicit) whose bytes, read as one unsigned
+ * number, order as the values do; equal values have equal bytes. A key of
+ * (exponent, mantissa, is_user) then orders siblings as _cmp_rank() does,
+ * highest first, and the same merge sort on the keys takes the same
+ * element at every step (ties included): the same order, without an x87
+ * compare and a load of two nodes per comparison. A level that is
+ * negative, -0, NaN or not a canonical encoding (never computed: a guard)
+ * leaves the set to _sort_kids().
+ */
+typedef struct ft_key {
+	uint64_t hi;		/* exponent, then the mantissa's top bit */
+	uint64_t lo;		/* the mantissa's other 63 bits, is_user */
+	uint32_t idx;
+} ft_key_t;
+
+#if LDBL_MANT_DIG == 64 && LDBL_MAX_EXP == 16384 && \
+	(defined(__x86_64__) || defined(__i386__))
+#define FT_KEYS 1
+#else
+#define FT_KEYS 0
+#endif
+
+/* The key of node 'idx'; false when its level has none. */
+static bool _key_of(const prism_ft_node_t *nodes, uint32_t idx, ft_key_t *k)
+{
+#if FT_KEYS
+	unsigned char b[sizeof(long double)];
+	uint64_t mant;
+	uint16_t se, exp;
+	bool integer_bit;
+
+	memcpy(b, &nodes[idx].level_fs, sizeof(b));
+	memcpy(&mant, b, sizeof(mant));
+	memcpy(&se, b + 8, sizeof(se));
+	exp = se & 0x7fff;
+	integer_bit = mant >> 63;
+	if ((se & 0x8000) ||				/* negative, -0 */
+	    (exp && !integer_bit) || (!exp && integer_bit) ||
+	    ((exp == 0x7fff) && (mant << 1)))		/* NaN */
+		return false;
+	k->hi = ((uint64_t) exp << 1) | integer_bit;
+	k->lo = (mant << 1) | nodes[idx].is_user;
+	k->idx = idx;
+	return true;
+#else
+	return false;
+#endif
+}
+
+static inline bool _key_before(const ft_key_t *a, const ft_key_t *b)
+{
+	return a->hi > b->hi || (a->hi == b->hi && a->lo > b->lo);
+}
+
+/* _sort_kids() on keys: the same halves, the left element first unless
+ * the right one sorts strictly before it. 'tmp' has room for n. */
+static void _sort_keys(ft_key_t *b, size_t n, ft_key_t *tmp)
+{
+	size_t n1 = n / 2, n2 = n - n1;
+	ft_key_t *b1 = b, *b2 = b + n1, *t = tmp;
+
+	if (n <= 1)
+		return;
+	_sort_keys(b1, n1, tmp);
+	_sort_keys(b2, n2, tmp);
+	while (n1 > 0 && n2 > 0) {
+		if (!_key_before(b2, b1)) {
+			*t++ = *b1++;
+			n1--;
+		} else {
+			*t++ = *b2++;
+			n2--;
+		}
+	}
+	if (n1 > 0)
+		memcpy(t, b1, n1 * sizeof(*b1));
+	memcpy(b, tmp, (n - n2) * sizeof(*b));
+}
+
+/*
+ * Sort the 'n' node indices of 'kids' by rank: on keys when every node
+ * has one ('keys' has room for 2n), else with _sort_kids() ('tmp' has
+ * room for n). Returns whether keys were used.
+ */
+static bool _sort_siblings(const prism_ft_node_t *nodes, uint32_t *kids,
+			   size_t n, uint32_t *tmp, ft_key_t *keys)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!_key_of(nodes, kids[i], &keys[i]))
+			break;
+	if (i < n) {
+		_sort_kids(kids, n, tmp, nodes);
+		return false;
+	}
+	_sort_keys(keys, n, keys + n);
+	for (i = 0; i < n; i++)
+		kids[i] = keys[i].idx;
+	return true;
+}
+
+extern bool prism_fairtree_sort(const prism_ft_node_t *nodes,
+				uint32_t *kids, size_t n, bool by_key)
+{
+	uint32_t *tmp = malloc(sizeof(*tmp) * (n + 1));
+	ft_key_t *keys = by_key ? malloc(sizeof(*keys) * 2 * (n + 1)) : NULL;
+	bool used = false;
+
+	if (!tmp || (by_key && !keys))
+		abort();	/* (for tests) */
+	if (by_key)
+		used = _sort_siblings(nodes, kids, n, tmp, keys);
+	else
+		_sort_kids(kids, n, tmp, nodes);
+	free(tmp);
+	free(keys);
+	return used;
+}
+
 static bool _slice_ok(const walk_t *w, const prism_ft_node_t *node)
 {
 	if ((size_t) node->first_child + node->n_children > w->n_children) {
@@ -125,7 +250,8 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 		return -1;
 	for (uint32_t i = 0; i < parent->n_children; i++)
 		_level_fs(w->nodes, &w->nodes[kids[i]], root_usage);
-	_sort_kids(kids, parent->n_children, w->tmp, w->nodes);
+	(void) _sort_siblings(w->nodes, kids, parent->n_children, w->tmp,
+			      w->keys);
 
 	for (uint32_t i = 0; i < parent->n_children; i++) {
 		prism_ft_node_t *node = &w->nodes[kids[i]];
@@ -165,19 +291,25 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 		.n_children = n_children_total, .user_count = user_count,
 		.rank = user_count, .rank_no_ties = user_count, .err = err,
 	};
+	size_t max;
 	int rc;
 
 	if (!n) {
 		prism_error_set(err, "empty tree");
 		return -1;
 	}
-	if (!(w.tmp = malloc(sizeof(*w.tmp) *
-			     ((size_t) _max_children(nodes, n) + 1)))) {
+	max = (size_t) _max_children(nodes, n) + 1;
+	w.tmp = malloc(sizeof(*w.tmp) * max);
+	w.keys = malloc(sizeof(*w.keys) * 2 * max);
+	if (!w.tmp || !w.keys) {
+		free(w.tmp);
+		free(w.keys);
 		prism_error_set(err, "out of memory");
 		return -1;
 	}
 	nodes[0].level_fs = PRISM_FT_NO_VAL;
 	rc = _walk(&w, &nodes[0], false, 0);
 	free(w.tmp);
+	free(w.keys);
 	return rc;
 }

@@ -71,4 +71,15 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 			      uint32_t *children, size_t n_children_total,
 			      uint32_t user_count, prism_error_t *err);
 
+/*
+ * Sort the 'n' node indices of 'kids' by rank (highest level fair-share
+ * first, users before accounts on ties, otherwise in their order), as
+ * prism_fairtree_run() sorts each sibling set: on integer keys made of
+ * the levels' bytes when 'by_key' and every level has one (returns true),
+ * else by comparing the levels. Both ways give the same order; this entry
+ * is for the tests that check it.
+ */
+extern bool prism_fairtree_sort(const prism_ft_node_t *nodes,
+				uint32_t *kids, size_t n, bool by_key);
+
 #endif /* PRISM_FAIRTREE_H */

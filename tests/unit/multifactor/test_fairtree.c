@@ -5,7 +5,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prism_fairtree.h"
@@ -235,6 +237,64 @@ START_TEST(test_bad_trees)
 }
 END_TEST
 
+/*
+ * Siblings sorted on keys and by comparing levels come out in the same
+ * order: random sets with many ties (a few distinct levels), zero,
+ * infinity, FairShare=parent's level, the smallest and largest values,
+ * users and accounts mixed.
+ */
+START_TEST(test_sort_keys_same_order)
+{
+	const long double levels[] = {
+		0.0L, INFINITY, PRISM_FT_NO_VAL, LDBL_MIN / 8, LDBL_MIN,
+		LDBL_MAX, 1.0L, 1.0L / 3, 2.0L / 3, 0.5L, 3.0L, 1e-300L,
+		1.0L + LDBL_EPSILON,
+	};
+	const size_t nl = sizeof(levels) / sizeof(levels[0]);
+	enum { N = 300 };
+	prism_ft_node_t *nodes = calloc(N, sizeof(*nodes));
+	uint32_t a[N], b[N];
+	unsigned seed = 12345;
+
+	ck_assert(nodes);
+	for (int round = 0; round < 400; round++) {
+		size_t n = 1 + rand_r(&seed) % N;
+		size_t distinct = 1 + rand_r(&seed) % nl;
+
+		for (size_t i = 0; i < n; i++) {
+			nodes[i].level_fs = levels[rand_r(&seed) % distinct];
+			nodes[i].is_user = rand_r(&seed) % 2;
+			a[i] = b[i] = (uint32_t) ((i * 7) % n);	/* not in index order */
+		}
+		bool keyed = prism_fairtree_sort(nodes, a, n, true);
+
+#if defined(__x86_64__) || defined(__i386__)
+		ck_assert(keyed);	/* x87 long double: keys */
+#endif
+		ck_assert(!prism_fairtree_sort(nodes, b, n, false));
+		ck_assert_mem_eq(a, b, n * sizeof(*a));
+		/* and the order is the rank's: highest first, users first */
+		for (size_t i = 1; i < n; i++) {
+			const prism_ft_node_t *p = &nodes[a[i - 1]], *q = &nodes[a[i]];
+
+			ck_assert(p->level_fs >= q->level_fs);
+			if (p->level_fs == q->level_fs)
+				ck_assert(p->is_user >= q->is_user);
+		}
+	}
+	/* a level without a key (NaN, negative): compared, same order */
+	nodes[0].level_fs = NAN;
+	nodes[1].level_fs = -1.0L;
+	nodes[2].level_fs = 2.0L;
+	for (uint32_t i = 0; i < 3; i++)
+		a[i] = b[i] = i;
+	ck_assert(!prism_fairtree_sort(nodes, a, 3, true));
+	prism_fairtree_sort(nodes, b, 3, false);
+	ck_assert_mem_eq(a, b, 3 * sizeof(*a));
+	free(nodes);
+}
+END_TEST
+
 extern Suite *fairtree_suite(void)
 {
 	Suite *s = suite_create("fairtree");
@@ -245,6 +305,7 @@ extern Suite *fairtree_suite(void)
 	tcase_add_test(tc, test_no_usage_anywhere);
 	tcase_add_test(tc, test_account_use_parent);
 	tcase_add_test(tc, test_bad_trees);
+	tcase_add_test(tc, test_sort_keys_same_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
