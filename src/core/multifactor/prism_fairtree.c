@@ -98,8 +98,8 @@ static void _sort_kids(uint32_t *b, size_t n, uint32_t *tmp,
  * mantissa (its integer bit explicit) whose bytes, read as one unsigned
  * number, order as the values do; equal values have equal bytes. A key of
  * (exponent, mantissa, is_user) then orders siblings as _cmp_rank() does,
- * highest first, and the same merge sort on the keys takes the same
- * element at every step (ties included): the same order, without an x87
+ * highest first, and a stable sort on the keys gives the order of
+ * _sort_kids()'s merge sort (stable too), ties included, without an x87
  * compare and a load of two nodes per comparison. A level that is
  * negative, -0, NaN or not a canonical encoding (never computed: a guard)
  * leaves the set to _sort_kids().
@@ -149,15 +149,40 @@ static inline bool _key_before(const ft_key_t *a, const ft_key_t *b)
 	return a->hi > b->hi || (a->hi == b->hi && a->lo > b->lo);
 }
 
-/* _sort_kids() on keys: the same halves, the left element first unless
- * the right one sorts strictly before it. 'tmp' has room for n. */
+/*
+ * A stable sort by key: the keys order siblings as _cmp_rank() does, and
+ * elements of equal keys keep their order, as in _sort_kids()'s merge
+ * sort: any stable sort gives its order. Short runs are sorted by
+ * insertion (no call and no copy per element), longer ones merged as
+ * _sort_kids() merges: the left element first unless the right one
+ * sorts strictly before it. 'tmp' has room for n.
+ */
+#define FT_INSERTION 12
+
+static void _insertion_keys(ft_key_t *b, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		ft_key_t k = b[i];
+		size_t j = i;
+
+		/* past every element k sorts strictly before: stable */
+		while (j > 0 && _key_before(&k, &b[j - 1])) {
+			b[j] = b[j - 1];
+			j--;
+		}
+		b[j] = k;
+	}
+}
+
 static void _sort_keys(ft_key_t *b, size_t n, ft_key_t *tmp)
 {
 	size_t n1 = n / 2, n2 = n - n1;
 	ft_key_t *b1 = b, *b2 = b + n1, *t = tmp;
 
-	if (n <= 1)
+	if (n <= FT_INSERTION) {
+		_insertion_keys(b, n);
 		return;
+	}
 	_sort_keys(b1, n1, tmp);
 	_sort_keys(b2, n2, tmp);
 	while (n1 > 0 && n2 > 0) {
