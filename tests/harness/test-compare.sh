@@ -36,6 +36,7 @@
 # set must then show such jobs).  On Slurm 24.11 the report labels every
 # priority-array entry and sprio row with its QOS as well ("qos=NAME"
 # after "part=P"), and rows are matched on (job, partition, QOS).
+# COMPARE_HARNESS_ARGS: more options for prism-harness (both plugins).
 # tests/harness/test-compare-root.sh runs this against Slurm 24.11 in a
 # Debian 13 root.
 # Run times are printed for information only; nothing checks them.
@@ -118,7 +119,8 @@ run() {
 	t0=$(ms)
 	"$H" --conf "$r_conf" --world "$tmp/big.world" --plugin "$r_plugin" \
 		--plugindir "$prism_dir:$slurm_dir" --now "$now" \
-		--digits 15 --timeout 120 "$@" >"$r_out" 2>"$r_out.err"
+		--digits 15 --timeout 120 "$@" ${COMPARE_HARNESS_ARGS:-} \
+		>"$r_out" 2>"$r_out.err"
 	echo $? >"$r_out.rc"
 	t1=$(ms)
 	secs "$t0" "$t1" >"$r_out.time"

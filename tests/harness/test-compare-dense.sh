@@ -1,0 +1,19 @@
+#!/bin/sh
+# test-compare-dense.sh: test-compare.sh on a world with many jobs per
+# association (gen-world.sh's fewest associations, 2,232, and 20,000
+# jobs: about nine each), under the classic fair-share sets, over two
+# passes five minutes apart. Under the classic algorithm a pass computes
+# each job as it charges it, and a user association's effective usage is
+# filled in by the first of its jobs the walk meets, after the charges of
+# the jobs before it; with many jobs per association that order decides
+# most factors, and the second pass starts from usage the first decayed
+# and charged. Every priority, sprio row and association field must still
+# agree with priority/multifactor's.
+set -u
+top_srcdir=${top_srcdir:-.}
+here="$top_srcdir/tests/harness"
+
+COMPARE_USERS=400 COMPARE_JOBS=20000 \
+	COMPARE_SETS="NO_FAIR_TREE DEPTH_OBLIVIOUS" \
+	COMPARE_HARNESS_ARGS="--passes 2 --calc-period 1 --advance 300" \
+	exec sh "$here/test-compare.sh"
