@@ -7,6 +7,7 @@
 #        scripts/root-suite.sh SUITE check
 #        scripts/root-suite.sh SUITE cluster TEST.sh
 #        scripts/root-suite.sh SUITE package OUTDIR
+#        scripts/root-suite.sh SUITE bench
 #        scripts/root-suite.sh SUITE suite          the three, in order
 #
 # build    make the root (cached), copy the repository's files (git
@@ -22,6 +23,12 @@
 # package  the Debian package for that Slurm (scripts/package.sh, without
 #          make check: check ran it), copied to OUTDIR on the host; the last
 #          line printed is its path
+# bench    tests/bench/run.sh there, after build: Prism against that
+#          Slurm's own priority/multifactor; BENCH_SIZES, BENCH_ALGOS,
+#          BENCH_REPEAT, BENCH_SEED and BENCH_TIMEOUT are passed through,
+#          the table is printed, and worlds and reports stay in the root's
+#          /build/bench until the next bench (not a test: see
+#          tests/bench/README)
 #
 # Env:   PRISM_ROOT_CACHE  (debian-root.sh) where the roots are kept
 set -euo pipefail
@@ -31,7 +38,7 @@ root_sh=$top/scripts/debian-root.sh
 log() { printf 'root-suite: %s\n' "$*" >&2; }
 die() { printf 'root-suite: error: %s\n' "$*" >&2; exit 1; }
 
-[ $# -ge 2 ] || die "usage: $0 SUITE build|check|cluster TEST.sh|suite"
+[ $# -ge 2 ] || die "usage: $0 SUITE build|check|cluster TEST.sh|package OUTDIR|bench|suite"
 suite=$1
 what=$2
 shift 2
@@ -111,8 +118,20 @@ package() {
 	printf '%s\n' "$out/$(basename "$deb")"
 }
 
+bench() {
+	local envs=() v
+	for v in BENCH_SIZES BENCH_ALGOS BENCH_REPEAT BENCH_SEED BENCH_TIMEOUT; do
+		if [ -n "${!v:-}" ]; then
+			envs+=("$v=${!v}")
+		fi
+	done
+	run_in "rm -rf /build/bench && env ${envs[*]} BENCH_KEEP=/build/bench \
+		sh tests/bench/run.sh"
+}
+
 case $what in
 build) build ;;
+bench) bench ;;
 package) package "$@" ;;
 check) check ;;
 cluster) cluster "$@" ;;

@@ -54,11 +54,11 @@ typedef struct {
 	prism_prio_conf_t conf;
 	prism_policy_inst_t *inst;	/* whose columns */
 	bool own;			/* the policy's own columns */
+	struct row_block *block;	/* where the next row is cut from */
+	struct row_tres *tres;		/* the TRES weights and names */
 #if !PRISM_SLURM_AT_LEAST(24, 11, 0)
 	priority_factors_request_msg_t *req_msg;
 	list_t *part_filter;
-	struct row_block *block;	/* where the next row is cut from */
-	struct row_tres *tres;		/* the TRES weights and names */
 #endif
 } rows_t;
 
@@ -72,70 +72,15 @@ static list_t *_qos_list(const job_record_t *job_ptr)
 #endif
 }
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
-/* The rows point to the job's strings (the list is packed while the
- * caller holds the job lock): only the factors are freed. */
-static void _row_free(void *x)
-{
-	priority_factors_object_t *obj = x;
-
-	if (!obj)
-		return;
-	slurm_destroy_priority_factors(obj->prio_factors);
-	xfree(obj);
-}
-
 /*
- * A new row of 'job_ptr' in 'part_ptr' with 'qos_ptr' (NULL: its own),
- * appended to 'ret'. Returns its factors, copied from the job's for the
- * caller to adjust; NULL when the row shows an admin-set priority.
- */
-static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
-				 part_record_t *part_ptr,
-				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
-{
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
-
-	obj->account = job_ptr->account;
-	obj->job_id = job_ptr->job_id;
-	obj->partition = part_ptr->name;
-	obj->qos = qos_ptr ? qos_ptr->name :
-		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
-	obj->user_id = job_ptr->user_id;
-	list_append(rows->ret, obj);
-	if (direct) {
-		obj->direct_prio = job_ptr->priority;
-		return NULL;
-	}
-	obj->prio_factors = xmalloc(sizeof(*obj->prio_factors));
-	if (job_ptr->prio_factors)
-		slurm_copy_priority_factors(obj->prio_factors,
-					    job_ptr->prio_factors);
-	return obj->prio_factors;
-}
-
-/* Does a row of an admin-set job show its priority? Always. */
-static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
-{
-	return job_ptr->direct_set_prio;
-}
-
-static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
-{
-	return true;	/* sprio filters by job, user and partition itself */
-}
-
-static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
-{
-	return true;
-}
-#else
-/*
- * A row and its TRES arrays are cut in one piece from a block of
- * ROW_BLOCK bytes, one allocation for a few hundred rows where copying
- * the job's factors object costs three allocations a row. slurmctld frees
- * the list with the destructor it was created with (this file's), a row
- * at a time: a block is freed with the last of its rows.
+ * A row (with, from Slurm 24.11 on, its factors object) and its TRES
+ * arrays are cut in one piece from a block of ROW_BLOCK bytes, one
+ * allocation for a few hundred rows where copying the job's factors costs
+ * three allocations a row (five from 24.11 on). slurmctld frees the list
+ * with the destructor it was created with (this file's), a row at a time:
+ * a block is freed with the last of its rows. A row points to the job's
+ * and partition's strings (the caller packs the list before it lets go of
+ * the job lock), and to the shared TRES names: nothing else is freed.
  */
 #define ROW_BLOCK (64 * 1024)
 
@@ -163,6 +108,9 @@ typedef struct row_block {
 typedef struct {
 	row_block_t *block;
 	priority_factors_object_t obj;	/* what the list holds */
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	priority_factors_t factors;	/* obj.prio_factors, unless direct */
+#endif
 } row_t;
 
 static void _row_free(void *x)
@@ -184,8 +132,7 @@ static void _row_free(void *x)
 
 /* The arrays the rows share, copied from the first row's factors that
  * have any. */
-static row_tres_t *_tres_shared(rows_t *rows,
-				const priority_factors_object_t *src)
+static row_tres_t *_tres_shared(rows_t *rows, const prism_factors_t *src)
 {
 	uint32_t cnt = src->tres_cnt;
 	row_tres_t *t;
@@ -228,15 +175,61 @@ static row_t *_row_alloc(rows_t *rows, size_t size)
 	return row;
 }
 
-/* A new row of 'job_ptr' in 'part_ptr', appended to 'ret'. Returns its
- * factors, copied from the job's for the caller to adjust; NULL when the
- * row shows an admin-set priority. */
+/* The factors of 'row', and what names it in the list. */
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+static prism_factors_t *_row_factors(row_t *row)
+{
+	return &row->factors;
+}
+
+static void _row_name(row_t *row, const job_record_t *job_ptr,
+		      part_record_t *part_ptr,
+		      const slurmdb_qos_rec_t *qos_ptr, bool direct)
+{
+	priority_factors_object_t *obj = &row->obj;
+
+	obj->account = job_ptr->account;
+	obj->job_id = job_ptr->job_id;
+	obj->partition = part_ptr->name;
+	obj->qos = qos_ptr ? qos_ptr->name :
+		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
+	obj->user_id = job_ptr->user_id;
+	if (direct)
+		obj->direct_prio = job_ptr->priority;
+	else
+		obj->prio_factors = &row->factors;
+}
+#else
+static prism_factors_t *_row_factors(row_t *row)
+{
+	return &row->obj;
+}
+
+static void _row_name(row_t *row, const job_record_t *job_ptr,
+		      part_record_t *part_ptr,
+		      const slurmdb_qos_rec_t *qos_ptr, bool direct)
+{
+	priority_factors_object_t *obj = &row->obj;
+
+	obj->job_id = job_ptr->job_id;
+	obj->partition = part_ptr->name;
+	obj->user_id = job_ptr->user_id;
+	if (direct)
+		obj->direct_prio = job_ptr->priority;
+}
+#endif
+
+/*
+ * A new row of 'job_ptr' in 'part_ptr' with 'qos_ptr' (NULL: its own;
+ * Slurm 24.11 on), appended to 'ret'. Returns its factors, copied from
+ * the job's for the caller to adjust; NULL when the row shows an
+ * admin-set priority.
+ */
 static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 				 part_record_t *part_ptr,
 				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
-	const priority_factors_object_t *src =
-		direct ? NULL : job_ptr->prio_factors;
+	const prism_factors_t *src = direct ? NULL : job_ptr->prio_factors;
 	uint32_t cnt = src ? src->tres_cnt : 0;
 	size_t tres = (src && src->priority_tres) ? cnt : 0;
 	size_t weights = (src && src->tres_weights) ? cnt : 0;
@@ -249,7 +242,7 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 			!memcmp(sh->names, src->tres_names,
 				sizeof(char *) * cnt);
 	row_t *row;
-	priority_factors_object_t *obj;
+	prism_factors_t *f;
 	double *d;
 
 	if (sh_weights)
@@ -259,38 +252,51 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 	row = _row_alloc(rows, sizeof(row_t) +
 				       sizeof(double) * (tres + weights) +
 				       sizeof(char *) * names);
-	obj = &row->obj;
+	f = _row_factors(row);
 	d = (double *) (row + 1);
 	if ((sh_weights || sh_names) && !row->block->tres) {
 		row->block->tres = sh;
 		sh->blocks++;
 	}
-	if (direct)
-		obj->direct_prio = job_ptr->priority;
-	else if (src) {
-		*obj = *src;
-		obj->priority_tres = tres ? d : NULL;
-		obj->tres_weights = sh_weights ? sh->weights :
-				    weights ? d + tres : NULL;
-		obj->tres_names = sh_names ? sh->names :
-				  names ? (char **) (d + tres + weights) : NULL;
+	if (src) {
+		*f = *src;
+		f->priority_tres = tres ? d : NULL;
+		f->tres_weights = sh_weights ? sh->weights :
+				  weights ? d + tres : NULL;
+		f->tres_names = sh_names ? sh->names :
+				names ? (char **) (d + tres + weights) : NULL;
 		if (tres)
-			memcpy(obj->priority_tres, src->priority_tres,
+			memcpy(f->priority_tres, src->priority_tres,
 			       sizeof(double) * tres);
 		if (weights)
-			memcpy(obj->tres_weights, src->tres_weights,
+			memcpy(f->tres_weights, src->tres_weights,
 			       sizeof(double) * weights);
 		if (names)
-			memcpy(obj->tres_names, src->tres_names,
+			memcpy(f->tres_names, src->tres_names,
 			       sizeof(char *) * names);
 	}
-	obj->job_id = job_ptr->job_id;
-	obj->partition = part_ptr->name;
-	obj->user_id = job_ptr->user_id;
-	list_append(rows->ret, obj);
-	return direct ? NULL : obj;
+	_row_name(row, job_ptr, part_ptr, qos_ptr, direct);
+	list_append(rows->ret, &row->obj);
+	return direct ? NULL : f;
 }
 
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* Does a row of an admin-set job show its priority? Always. */
+static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
+{
+	return job_ptr->direct_set_prio;
+}
+
+static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
+{
+	return true;	/* sprio filters by job, user and partition itself */
+}
+
+static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
+{
+	return true;
+}
+#else
 /* Does a row of an admin-set job show its priority? Under multifactor
  * only when the job has one partition (22.05's multifactor). */
 static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)

@@ -7,7 +7,9 @@
 # PriorityFlags=NO_FAIR_TREE) it runs, each in its own process and one
 # after the other:
 #   priority/basic        once per world: the no-op baseline for memory
-#   priority/multifactor  Debian's Slurm 22.05.8 plugin
+#   priority/multifactor  the installed Slurm's own (Debian's 22.05.8 on
+#                         the host; scripts/root-suite.sh trixie bench
+#                         runs this in the Debian 13 root, Slurm 24.11)
 #   priority/prism        src/plugin/.libs
 # with --last-ran now-600 (the measured pass decays, charges running jobs
 # and recomputes every priority), checks that both plugins produced the
