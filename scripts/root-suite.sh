@@ -122,7 +122,7 @@ bench() {
 	local envs=() v
 	for v in BENCH_SIZES BENCH_ALGOS BENCH_REPEAT BENCH_SEED BENCH_TIMEOUT; do
 		if [ -n "${!v:-}" ]; then
-			envs+=("$v=${!v}")
+			envs+=("$(printf '%s=%q' "$v" "${!v}")")
 		fi
 	done
 	run_in "rm -rf /build/bench && env ${envs[*]} BENCH_KEEP=/build/bench \
