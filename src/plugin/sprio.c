@@ -175,49 +175,37 @@ static row_t *_row_alloc(rows_t *rows, size_t size)
 	return row;
 }
 
-/* The factors of 'row', and what names it in the list. */
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+/* The factors of 'row' (from Slurm 24.11 on, apart from the object). */
 static prism_factors_t *_row_factors(row_t *row)
 {
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
 	return &row->factors;
+#else
+	return &row->obj;
+#endif
 }
 
+/* What names 'row' in the list: its job, partition (and, from 24.11 on,
+ * account and QOS), or the admin-set priority it shows. */
 static void _row_name(row_t *row, const job_record_t *job_ptr,
 		      part_record_t *part_ptr,
 		      const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
 	priority_factors_object_t *obj = &row->obj;
 
-	obj->account = job_ptr->account;
 	obj->job_id = job_ptr->job_id;
 	obj->partition = part_ptr->name;
+	obj->user_id = job_ptr->user_id;
+#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+	obj->account = job_ptr->account;
 	obj->qos = qos_ptr ? qos_ptr->name :
 		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
-	obj->user_id = job_ptr->user_id;
-	if (direct)
-		obj->direct_prio = job_ptr->priority;
-	else
+	if (!direct)
 		obj->prio_factors = &row->factors;
-}
-#else
-static prism_factors_t *_row_factors(row_t *row)
-{
-	return &row->obj;
-}
-
-static void _row_name(row_t *row, const job_record_t *job_ptr,
-		      part_record_t *part_ptr,
-		      const slurmdb_qos_rec_t *qos_ptr, bool direct)
-{
-	priority_factors_object_t *obj = &row->obj;
-
-	obj->job_id = job_ptr->job_id;
-	obj->partition = part_ptr->name;
-	obj->user_id = job_ptr->user_id;
+#endif
 	if (direct)
 		obj->direct_prio = job_ptr->priority;
 }
-#endif
 
 /*
  * A new row of 'job_ptr' in 'part_ptr' with 'qos_ptr' (NULL: its own;
