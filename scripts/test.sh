@@ -7,7 +7,8 @@
 # tests of the drop-in and both policies against the other supported
 # Slurm, in a cached Debian root (scripts/root-suite.sh): Slurm 24.11 in
 # Debian 13 on a Debian 12 host, Slurm 22.05 in Debian 12 on a Debian 13
-# host. Then the Debian packages for both Slurm releases
+# host (the root's cluster tests run beside the host's, whose output
+# comes first). Then the Debian packages for both Slurm releases
 # (scripts/package.sh; lintian-clean), each installed with apt-get into a
 # clean root of its Debian release and checked there
 # (tests/package/test-install.sh). Each step prints how long it took.
@@ -99,6 +100,62 @@ fi
 if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
 	step "make distcheck" make distcheck
 fi
+# the Debian package for the host's Slurm (make check ran above)
+pkgdir=$top/packages
+host_deb=
+if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
+	rm -f "$pkgdir"/prism-slurm_*.deb
+	step "Debian package for this machine's Slurm (dpkg-buildpackage, lintian)" \
+		env DEB_BUILD_OPTIONS=nocheck scripts/package.sh "$pkgdir"
+	host_deb=$(find "$pkgdir" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
+fi
+suite=$(root_suite)
+root_deb=
+root_cluster=
+if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
+	rs=(scripts/root-suite.sh "$suite")
+	if step "$suite root: build against its Slurm" "${rs[@]}" build; then
+		step "$suite root: make check" "${rs[@]}" check
+		if [ -z "${PRISM_SKIP_PACKAGE:-}" ] &&
+			step "$suite root: Debian package for its Slurm" \
+				"${rs[@]}" package "$pkgdir/$suite"; then
+			root_deb=$(find "$pkgdir/$suite" -name 'prism-slurm_*.deb' | head -n 1)
+			mv "$root_deb" "$pkgdir/" && rmdir "$pkgdir/$suite"
+			root_deb=$pkgdir/$(basename "$root_deb")
+		fi
+		[ -n "${PRISM_SKIP_CLUSTER:-}" ] || root_cluster=1
+	fi
+fi
+# The cluster tests mostly wait for recalculation passes (test-foundation:
+# 23 s of CPU in 140 s): the root's run in the background, in the root's
+# own network and PID namespaces, beside the host's on loopback. Run as a
+# background job (a subshell), this counts its own steps and writes the
+# counts and failures to $root_res; its output is printed after the
+# host's cluster tests and its results are counted with theirs.
+root_cluster_tests() {
+	local t f
+	passed=0 failed=0 failures=()
+	for t in test-foundation.sh test-multifactor.sh \
+		test-moab.sh test-ge.sh; do
+		step "$suite root: cluster: $t (beside the host's)" \
+			"${rs[@]}" cluster "$t"
+	done
+	{
+		echo "$passed $failed"
+		for f in "${failures[@]}"; do
+			echo "$f"
+		done
+	} >"$root_res"
+}
+root_pid=
+root_log=
+root_res=
+if [ -n "$root_cluster" ]; then
+	root_log=$(mktemp)
+	root_res=$(mktemp)
+	root_cluster_tests >"$root_log" 2>&1 &
+	root_pid=$!
+fi
 # The fuzz targets (one core, about 5 minutes) run beside the first
 # cluster test, which mostly waits for recalculation passes, and are
 # waited for after it. A fixed seed: the same inputs every run (the long
@@ -132,35 +189,21 @@ if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 	done
 fi
 fuzz_step
-# the Debian package for the host's Slurm (make check ran above)
-pkgdir=$top/packages
-host_deb=
-if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
-	rm -f "$pkgdir"/prism-slurm_*.deb
-	step "Debian package for this machine's Slurm (dpkg-buildpackage, lintian)" \
-		env DEB_BUILD_OPTIONS=nocheck scripts/package.sh "$pkgdir"
-	host_deb=$(find "$pkgdir" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
-fi
-suite=$(root_suite)
-root_deb=
-if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
-	rs=(scripts/root-suite.sh "$suite")
-	if step "$suite root: build against its Slurm" "${rs[@]}" build; then
-		step "$suite root: make check" "${rs[@]}" check
-		if [ -z "${PRISM_SKIP_PACKAGE:-}" ] &&
-			step "$suite root: Debian package for its Slurm" \
-				"${rs[@]}" package "$pkgdir/$suite"; then
-			root_deb=$(find "$pkgdir/$suite" -name 'prism-slurm_*.deb' | head -n 1)
-			mv "$root_deb" "$pkgdir/" && rmdir "$pkgdir/$suite"
-			root_deb=$pkgdir/$(basename "$root_deb")
-		fi
-		if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
-			for t in test-foundation.sh test-multifactor.sh \
-				test-moab.sh test-ge.sh; do
-				step "$suite root: cluster: $t" "${rs[@]}" cluster "$t"
-			done
-		fi
+if [ -n "$root_pid" ]; then
+	wait "$root_pid"
+	cat "$root_log"
+	if read -r p f <"$root_res" 2>/dev/null; then
+		passed=$((passed + p))
+		failed=$((failed + f))
+		while IFS= read -r line; do
+			failures+=("$line")
+		done < <(tail -n +2 "$root_res")
+	else
+		printf '=== %s root: cluster tests: FAILED (no results) ===\n' "$suite"
+		failed=$((failed + 1))
+		failures+=("$suite root: cluster tests (no results)")
 	fi
+	rm -f "$root_log" "$root_res"
 fi
 # each package installed on a clean machine of its release, the other
 # one refused there
