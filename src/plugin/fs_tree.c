@@ -24,7 +24,18 @@
 static prism_ft_node_t *nodes;
 static slurmdb_assoc_rec_t **recs;
 static uint32_t *kids;
-static size_t cap;		/* of nodes[] and kids[] */
+/*
+ * The children's order the last Fair Tree run left (its ranking), and
+ * the number of children of each node then: when this pass's tree has
+ * the same shape (nodes numbered breadth first, so each node's children
+ * are the same range of indices), each sibling set is sorted starting
+ * from its last ranking, one comparison per node where levels kept their
+ * order (prism_fairtree_rerun()). ranked_n: nodes then, 0 for none.
+ */
+static uint32_t *ranked;
+static uint32_t *shape;
+static size_t ranked_n;
+static size_t cap;		/* of nodes[], kids[], ranked[] and shape[] */
 static size_t recs_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
@@ -46,6 +57,8 @@ static void _grow(size_t need)
 	cap = need < 2 * cap ? 2 * cap : need;
 	xrecalloc(nodes, cap, sizeof(*nodes));
 	xrecalloc(kids, cap, sizeof(*kids));
+	xrecalloc(ranked, cap, sizeof(*ranked));
+	xrecalloc(shape, cap, sizeof(*shape));
 }
 
 /* Where _add_child() puts the next child of node 'parent'. */
@@ -77,9 +90,10 @@ static int _add_child(void *x, void *arg)
 /*
  * Number the tree breadth first from the root, each node's fair-share
  * children (children_list) in list order, each list walked under one
- * lock of its own. Returns the node count.
+ * lock of its own. Returns the node count; *same: the tree has the shape
+ * of the last ranked one.
  */
-static size_t _build_tree(void)
+static size_t _build_tree(bool *same)
 {
 	build_t b = { .n = 1 };
 
@@ -98,7 +112,11 @@ static size_t _build_tree(void)
 		nodes[b.parent].n_children = 0;
 		if (children)
 			(void) list_for_each(children, _add_child, &b);
+		if (nodes[b.parent].n_children != shape[b.parent])
+			*same = false;
+		shape[b.parent] = nodes[b.parent].n_children;
 	}
+	*same = *same && ranked_n && (b.n == ranked_n);
 	return b.n;
 }
 
@@ -151,11 +169,24 @@ static bool _all_walked(size_t n)
 static bool _fair_tree(const prism_decay_t *d)
 {
 	prism_error_t err = { "" };
-	size_t n = _build_tree();
+	bool same = true;
+	size_t n = _build_tree(&same);
 	bool all = _all_walked(n);
-	bool ok = !prism_fairtree_run(nodes, n, kids, n - 1,
-				      g_user_assoc_count, &err);
+	bool ok;
 
+	if (same) {
+		/* from the last ranking (same ranges of indices) */
+		ok = !prism_fairtree_rerun(nodes, n, ranked, n - 1,
+					   g_user_assoc_count, &err);
+	} else {
+		uint32_t *t = kids;
+
+		ok = !prism_fairtree_run(nodes, n, kids, n - 1,
+					 g_user_assoc_count, &err);
+		kids = ranked;
+		ranked = t;
+	}
+	ranked_n = ok ? n : 0;
 	if (!ok)
 		error("%s: Fair Tree: %s", PRISM_PLUGIN_TYPE, err.text);
 	_write_back(n, ok, all ? d : NULL);
@@ -196,6 +227,9 @@ extern void prism_fs_tree_fini(void)
 	xfree(nodes);
 	xfree(recs);
 	xfree(kids);
+	xfree(ranked);
+	xfree(shape);
+	ranked_n = 0;
 	xfree(sibling_norms);
 	cap = 0;
 	recs_cap = 0;

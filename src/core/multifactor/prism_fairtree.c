@@ -23,6 +23,7 @@ typedef struct {
 	uint32_t rank_no_ties;	/* what the rank would be without ties */
 	uint32_t *tmp;		/* room for the largest sibling set */
 	struct ft_key *keys;	/* the same, twice (key, then merge room) */
+	bool any_order;		/* slices in any order, ties by index */
 	prism_error_t *err;
 } walk_t;
 
@@ -98,16 +99,18 @@ static void _sort_kids(uint32_t *b, size_t n, uint32_t *tmp,
  * mantissa (its integer bit explicit) whose bytes, read as one unsigned
  * number, order as the values do; equal values have equal bytes. A key of
  * (exponent, mantissa, is_user) then orders siblings as _cmp_rank() does,
- * highest first, and a stable sort on the keys gives the order of
- * _sort_kids()'s merge sort (stable too), ties included, without an x87
- * compare and a load of two nodes per comparison. A level that is
- * negative, -0, NaN or not a canonical encoding (never computed: a guard)
- * leaves the set to _sort_kids().
+ * highest first, and ties are decided by 'pos', the place in list order:
+ * the order of _sort_kids()'s merge sort (stable), ties included, without
+ * an x87 compare and a load of two nodes per comparison. With 'pos' in
+ * the key the order is total, so every sort gives it, from any starting
+ * order. A level that is negative, -0, NaN or not a canonical encoding
+ * (never computed: a guard) leaves the set to _sort_kids().
  */
 typedef struct ft_key {
 	uint64_t hi;		/* exponent, then the mantissa's top bit */
 	uint64_t lo;		/* the mantissa's other 63 bits, is_user */
 	uint32_t idx;
+	uint32_t pos;		/* list order: ties, the lower first */
 } ft_key_t;
 
 #if LDBL_MANT_DIG == 64 && LDBL_MAX_EXP == 16384 && \
@@ -117,8 +120,10 @@ typedef struct ft_key {
 #define FT_KEYS 0
 #endif
 
-/* The key of node 'idx'; false when its level has none. */
-static bool _key_of(const prism_ft_node_t *nodes, uint32_t idx, ft_key_t *k)
+/* The key of node 'idx', 'pos' in list order; false when its level has
+ * none. */
+static bool _key_of(const prism_ft_node_t *nodes, uint32_t idx, uint32_t pos,
+		    ft_key_t *k)
 {
 #if FT_KEYS
 	unsigned char b[sizeof(long double)];
@@ -138,6 +143,7 @@ static bool _key_of(const prism_ft_node_t *nodes, uint32_t idx, ft_key_t *k)
 	k->hi = ((uint64_t) exp << 1) | integer_bit;
 	k->lo = (mant << 1) | nodes[idx].is_user;
 	k->idx = idx;
+	k->pos = pos;
 	return true;
 #else
 	return false;
@@ -146,32 +152,41 @@ static bool _key_of(const prism_ft_node_t *nodes, uint32_t idx, ft_key_t *k)
 
 static inline bool _key_before(const ft_key_t *a, const ft_key_t *b)
 {
-	return a->hi > b->hi || (a->hi == b->hi && a->lo > b->lo);
+	if (a->hi != b->hi)
+		return a->hi > b->hi;
+	if (a->lo != b->lo)
+		return a->lo > b->lo;
+	return a->pos < b->pos;
 }
 
 /*
- * A stable sort by key: the keys order siblings as _cmp_rank() does, and
- * elements of equal keys keep their order, as in _sort_kids()'s merge
- * sort: any stable sort gives its order. Short runs are sorted by
- * insertion (no call and no copy per element), longer ones merged as
- * _sort_kids() merges: the left element first unless the right one
- * sorts strictly before it. 'tmp' has room for n.
+ * Sorts by key (a total order: any sort gives the same result). Short
+ * runs are sorted by insertion (no call and no copy per element), longer
+ * ones merged. A set that comes nearly in order (last pass's ranking,
+ * where few levels moved) is sorted by insertion as far as a budget of
+ * element moves allows, then merged. 'tmp' has room for n.
  */
 #define FT_INSERTION 12
 
-static void _insertion_keys(ft_key_t *b, size_t n)
+/* Insertion sort of b[0..n-1], giving up (false) after 'budget' moves;
+ * b[] is then a permutation of what it was. */
+static bool _insertion_keys(ft_key_t *b, size_t n, size_t budget)
 {
 	for (size_t i = 1; i < n; i++) {
 		ft_key_t k = b[i];
 		size_t j = i;
 
-		/* past every element k sorts strictly before: stable */
 		while (j > 0 && _key_before(&k, &b[j - 1])) {
+			if (!budget--) {
+				b[j] = k;
+				return false;
+			}
 			b[j] = b[j - 1];
 			j--;
 		}
 		b[j] = k;
 	}
+	return true;
 }
 
 static void _sort_keys(ft_key_t *b, size_t n, ft_key_t *tmp)
@@ -180,7 +195,7 @@ static void _sort_keys(ft_key_t *b, size_t n, ft_key_t *tmp)
 	ft_key_t *b1 = b, *b2 = b + n1, *t = tmp;
 
 	if (n <= FT_INSERTION) {
-		_insertion_keys(b, n);
+		(void) _insertion_keys(b, n, SIZE_MAX);
 		return;
 	}
 	_sort_keys(b1, n1, tmp);
@@ -199,24 +214,40 @@ static void _sort_keys(ft_key_t *b, size_t n, ft_key_t *tmp)
 	memcpy(b, tmp, (n - n2) * sizeof(*b));
 }
 
+static int _cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * Sort the 'n' node indices of 'kids' by rank: on keys when every node
  * has one ('keys' has room for 2n), else with _sort_kids() ('tmp' has
- * room for n). Returns whether keys were used.
+ * room for n). 'any_order': kids come in any order and list order is
+ * the order of their indices (else kids come in list order). Returns
+ * whether keys were used.
  */
 static bool _sort_siblings(const prism_ft_node_t *nodes, uint32_t *kids,
-			   size_t n, uint32_t *tmp, ft_key_t *keys)
+			   size_t n, uint32_t *tmp, ft_key_t *keys,
+			   bool any_order)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!_key_of(nodes, kids[i], &keys[i]))
+		if (!_key_of(nodes, kids[i], any_order ? kids[i] : (uint32_t) i,
+			     &keys[i]))
 			break;
 	if (i < n) {
+		/* rare (a level never computed): list order, then compare */
+		if (any_order)
+			qsort(kids, n, sizeof(*kids), _cmp_u32);
 		_sort_kids(kids, n, tmp, nodes);
 		return false;
 	}
-	_sort_keys(keys, n, keys + n);
+	if (!any_order || (n <= FT_INSERTION) ||
+	    !_insertion_keys(keys, n, 2 * n))
+		_sort_keys(keys, n, keys + n);
 	for (i = 0; i < n; i++)
 		kids[i] = keys[i].idx;
 	return true;
@@ -232,7 +263,7 @@ extern bool prism_fairtree_sort(const prism_ft_node_t *nodes,
 	if (!tmp || (by_key && !keys))
 		abort();	/* (for tests) */
 	if (by_key)
-		used = _sort_siblings(nodes, kids, n, tmp, keys);
+		used = _sort_siblings(nodes, kids, n, tmp, keys, false);
 	else
 		_sort_kids(kids, n, tmp, nodes);
 	free(tmp);
@@ -276,7 +307,7 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 	for (uint32_t i = 0; i < parent->n_children; i++)
 		_level_fs(w->nodes, &w->nodes[kids[i]], root_usage);
 	(void) _sort_siblings(w->nodes, kids, parent->n_children, w->tmp,
-			      w->keys);
+			      w->keys, w->any_order);
 
 	for (uint32_t i = 0; i < parent->n_children; i++) {
 		prism_ft_node_t *node = &w->nodes[kids[i]];
@@ -307,14 +338,15 @@ static uint32_t _max_children(const prism_ft_node_t *nodes, size_t n)
 	return max;
 }
 
-extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
-			      uint32_t *children, size_t n_children_total,
-			      uint32_t user_count, prism_error_t *err)
+static int _run(prism_ft_node_t *nodes, size_t n, uint32_t *children,
+		size_t n_children_total, uint32_t user_count, bool any_order,
+		prism_error_t *err)
 {
 	walk_t w = {
 		.nodes = nodes, .n = n, .children = children,
 		.n_children = n_children_total, .user_count = user_count,
-		.rank = user_count, .rank_no_ties = user_count, .err = err,
+		.rank = user_count, .rank_no_ties = user_count,
+		.any_order = any_order, .err = err,
 	};
 	size_t max;
 	int rc;
@@ -337,4 +369,20 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 	free(w.tmp);
 	free(w.keys);
 	return rc;
+}
+
+extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
+			      uint32_t *children, size_t n_children_total,
+			      uint32_t user_count, prism_error_t *err)
+{
+	return _run(nodes, n, children, n_children_total, user_count, false,
+		    err);
+}
+
+extern int prism_fairtree_rerun(prism_ft_node_t *nodes, size_t n,
+				uint32_t *children, size_t n_children_total,
+				uint32_t user_count, prism_error_t *err)
+{
+	return _run(nodes, n, children, n_children_total, user_count, true,
+		    err);
 }

@@ -72,6 +72,19 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 			      uint32_t user_count, prism_error_t *err);
 
 /*
+ * The same, for a tree whose children are numbered in list order (each
+ * node's children have ascending indices in its children_list's order,
+ * as a breadth-first numbering gives), with each slice of 'children' in
+ * any order: ties are decided by index. From the order the last run left
+ * (the ranking of a tree of the same shape), a sibling set whose levels
+ * kept their order costs one comparison per node instead of a sort.
+ * The results, and the slices' order after the run, are those of
+ * prism_fairtree_run() on the slices in list order.
+ */
+extern int prism_fairtree_rerun(prism_ft_node_t *nodes, size_t n,
+				uint32_t *children, size_t n_children_total,
+				uint32_t user_count, prism_error_t *err);
+/*
  * Sort the 'n' node indices of 'kids' by rank (highest level fair-share
  * first, users before accounts on ties, otherwise in their order), as
  * prism_fairtree_run() sorts each sibling set: on integer keys made of

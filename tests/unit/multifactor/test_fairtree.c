@@ -295,6 +295,119 @@ START_TEST(test_sort_keys_same_order)
 }
 END_TEST
 
+/*
+ * A random tree numbered breadth first (each node's children a range of
+ * ascending indices, in list order), usages and shares from small sets
+ * (many ties), some FairShare=parent users. Returns the node count.
+ */
+#define RN 400
+static size_t _random_bfs(prism_ft_node_t *nodes, uint32_t *children,
+			  uint32_t *users, unsigned *seed)
+{
+	static const long double usages[] = { 0, 1, 2, 3, 10, 10, 100 };
+	static const long double shares[] = { 0, 0.25L, 0.5L, 1.0L / 3 };
+	size_t n = 1;
+
+	memset(nodes, 0, sizeof(*nodes) * RN);
+	nodes[0].fs_parent = PRISM_FT_NONE;
+	*users = 0;
+	for (size_t p = 0; p < n; p++) {
+		uint32_t kids = (p == 0 || !nodes[p].is_user) ?
+					rand_r(seed) % 9 : 0;
+
+		nodes[p].first_child = n - 1;
+		for (uint32_t k = 0; k < kids && n < RN; k++, n++) {
+			prism_ft_node_t *c = &nodes[n];
+
+			children[n - 1] = n;
+			nodes[p].n_children++;
+			c->fs_parent = p;
+			c->is_user = (n > 60) || (rand_r(seed) % 3 == 0);
+			c->use_parent = c->is_user && (rand_r(seed) % 17 == 0);
+			c->shares_norm = shares[rand_r(seed) % 4];
+			if (c->is_user)
+				(*users)++;
+		}
+	}
+	for (size_t i = n - 1; i > 0; i--) {
+		if (nodes[i].is_user)
+			nodes[i].usage_raw = usages[rand_r(seed) % 7];
+		nodes[nodes[i].fs_parent].usage_raw += nodes[i].usage_raw;
+	}
+	return n;
+}
+
+/*
+ * Ranking again from the last ranking (or any order of each sibling set)
+ * gives what ranking from list order gives: the same results and the
+ * same order of every set, after usages changed a little (levels that
+ * kept their order), a lot, or not at all.
+ */
+START_TEST(test_rerun_same_as_run)
+{
+	static prism_ft_node_t a[RN], b[RN];
+	static uint32_t ca[RN], cb[RN];
+	unsigned seed = 4242;
+
+	for (int round = 0; round < 300; round++) {
+		uint32_t users;
+		size_t n = _random_bfs(a, ca, &users, &seed);
+		prism_error_t err = { "" };
+
+		if (n < 2)
+			continue;
+		ck_assert_int_eq(prism_fairtree_run(a, n, ca, n - 1, users,
+						    &err), 0);
+		/* the next pass: a few (or many) users charged */
+		memcpy(cb, ca, sizeof(*cb) * (n - 1));
+		for (int k = rand_r(&seed) % (round % 3 ? 4 : 100); k > 0;
+		     k--) {
+			uint32_t i = 1 + rand_r(&seed) % (n - 1);
+
+			if (!a[i].is_user)
+				continue;
+			for (uint32_t p = i; p != PRISM_FT_NONE;
+			     p = a[p].fs_parent)
+				a[p].usage_raw += 5;
+		}
+		if (round % 5 == 4) {
+			/* any order: each slice reversed */
+			for (size_t p = 0; p < n; p++) {
+				uint32_t *s = cb + a[p].first_child;
+
+				for (uint32_t i = 0; i < a[p].n_children / 2;
+				     i++) {
+					uint32_t t = s[i];
+
+					s[i] = s[a[p].n_children - 1 - i];
+					s[a[p].n_children - 1 - i] = t;
+				}
+			}
+		}
+		memcpy(b, a, sizeof(*b) * n);
+		for (size_t i = 0; i < n - 1; i++)
+			ca[i] = i + 1;	/* list order */
+		ck_assert_int_eq(prism_fairtree_run(a, n, ca, n - 1, users,
+						    &err), 0);
+		ck_assert_int_eq(prism_fairtree_rerun(b, n, cb, n - 1, users,
+						      &err), 0);
+		ck_assert_mem_eq(ca, cb, sizeof(*ca) * (n - 1));
+		for (size_t i = 1; i < n; i++) {
+			ck_assert(a[i].level_fs == b[i].level_fs ||
+				  (isnan(a[i].level_fs) &&
+				   isnan(b[i].level_fs)));
+			ck_assert(a[i].usage_efctv == b[i].usage_efctv);
+			ck_assert(a[i].usage_norm == b[i].usage_norm);
+			if (a[i].is_user)
+				ck_assert_msg(a[i].fs_factor == b[i].fs_factor,
+					      "round %d node %zu: %g vs %g",
+					      round, i, a[i].fs_factor,
+					      b[i].fs_factor);
+		}
+	}
+}
+END_TEST
+
 extern Suite *fairtree_suite(void)
 {
 	Suite *s = suite_create("fairtree");
@@ -306,6 +419,7 @@ extern Suite *fairtree_suite(void)
 	tcase_add_test(tc, test_account_use_parent);
 	tcase_add_test(tc, test_bad_trees);
 	tcase_add_test(tc, test_sort_keys_same_order);
+	tcase_add_test(tc, test_rerun_same_as_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
