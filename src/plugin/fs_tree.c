@@ -23,19 +23,20 @@
  */
 static prism_ft_node_t *nodes;
 static slurmdb_assoc_rec_t **recs;
-static uint32_t *kids;
 /*
- * The children's order the last Fair Tree run left (its ranking), and
- * the number of children of each node then: when this pass's tree has
- * the same shape (nodes numbered breadth first, so each node's children
- * are the same range of indices), each sibling set is sorted starting
- * from its last ranking, one comparison per node where levels kept their
- * order (prism_fairtree_rerun()). ranked_n: nodes then, 0 for none.
+ * The nodes are numbered breadth first, each node's children in list
+ * order, so the children's index array in list order is 1, 2, ..., n - 1
+ * and each node's children are a range of indices. ranked[]: the order
+ * the last Fair Tree run left them in (its ranking); shape[]: each node's
+ * number of children then. When this pass's tree has the same shape (the
+ * same ranges), each sibling set is sorted starting from its last
+ * ranking, one comparison per node where the levels kept their order
+ * (prism_fairtree_rerun()). ranked_n: the nodes then, 0 for none.
  */
 static uint32_t *ranked;
 static uint32_t *shape;
 static size_t ranked_n;
-static size_t cap;		/* of nodes[], kids[], ranked[] and shape[] */
+static size_t cap;		/* of nodes[], ranked[] and shape[] */
 static size_t recs_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
@@ -56,7 +57,6 @@ static void _grow(size_t need)
 		return;
 	cap = need < 2 * cap ? 2 * cap : need;
 	xrecalloc(nodes, cap, sizeof(*nodes));
-	xrecalloc(kids, cap, sizeof(*kids));
 	xrecalloc(ranked, cap, sizeof(*ranked));
 	xrecalloc(shape, cap, sizeof(*shape));
 }
@@ -64,8 +64,7 @@ static void _grow(size_t need)
 /* Where _add_child() puts the next child of node 'parent'. */
 typedef struct {
 	size_t parent;
-	size_t n;		/* nodes so far */
-	size_t nkids;		/* children so far */
+	size_t n;		/* nodes so far (children: n - 1) */
 } build_t;
 
 static int _add_child(void *x, void *arg)
@@ -82,7 +81,7 @@ static int _add_child(void *x, void *arg)
 		.shares_norm = child->usage->shares_norm,
 		.usage_raw = child->usage->usage_raw,
 	};
-	kids[b->nkids++] = b->n++;
+	b->n++;
 	nodes[b->parent].n_children++;
 	return 0;
 }
@@ -108,7 +107,7 @@ static size_t _build_tree(bool *same)
 	for (b.parent = 0; b.parent < b.n; b.parent++) {
 		list_t *children = recs[b.parent]->usage->children_list;
 
-		nodes[b.parent].first_child = b.nkids;
+		nodes[b.parent].first_child = b.n - 1;
 		nodes[b.parent].n_children = 0;
 		if (children)
 			(void) list_for_each(children, _add_child, &b);
@@ -179,12 +178,10 @@ static bool _fair_tree(const prism_decay_t *d)
 		ok = !prism_fairtree_rerun(nodes, n, ranked, n - 1,
 					   g_user_assoc_count, &err);
 	} else {
-		uint32_t *t = kids;
-
-		ok = !prism_fairtree_run(nodes, n, kids, n - 1,
+		for (size_t i = 0; i + 1 < n; i++)
+			ranked[i] = i + 1;	/* list order */
+		ok = !prism_fairtree_run(nodes, n, ranked, n - 1,
 					 g_user_assoc_count, &err);
-		kids = ranked;
-		ranked = t;
 	}
 	ranked_n = ok ? n : 0;
 	if (!ok)
@@ -226,7 +223,6 @@ extern void prism_fs_tree_fini(void)
 {
 	xfree(nodes);
 	xfree(recs);
-	xfree(kids);
 	xfree(ranked);
 	xfree(shape);
 	ranked_n = 0;
