@@ -242,7 +242,7 @@ check "(h) sprio -w, -n, -j, -u and -p" $((1 - opts_ok)) "$detail"
 # PriorityWeightPartition 10000 -> 20000 shows at the next pass. DebugFlags
 # Priority is switched on at the same time, for (k).
 echo "PriorityWeightPartition=20000" >>"$SLURM_CONF"
-scontrol reconfigure
+ctld_reconfigure "$DIR"
 scontrol setdebugflags +Priority
 part_doubled() {
     local p
@@ -276,7 +276,7 @@ scontrol setdebugflags -Priority
 
 # (l) PrivateData=jobs: a user sees only their own jobs in sprio.
 echo "PrivateData=jobs" >>"$SLURM_CONF"
-scontrol reconfigure
+ctld_reconfigure "$DIR"
 seen_by_bin=$(runuser -u bin -- sprio -h -o '%u' 2>/dev/null | tr -d ' ' | sort -u | paste -sd, -)
 seen_by_root=$(sprio -h -o '%u' | tr -d ' ' | sort -u | paste -sd, -)
 if [[ $seen_by_bin == bin && $seen_by_root == *daemon* && $seen_by_root == *bin* ]]; then

@@ -312,7 +312,7 @@ fi
 echo "weight_urgency lots" >>"$POLICY"
 line=$(wc -l <"$POLICY")
 mark=$(wc -l <"$LOGF")
-scontrol reconfigure || true
+ctld_reconfigure "$DIR" || true
 sleep 2
 wait_pass "after a broken reconfigure"
 errline=$(tail -n +"$mark" "$LOGF" | grep -m 1 "priority/prism: $POLICY:$line: weight_urgency: 'lots' is not a number" || true)
@@ -348,7 +348,7 @@ WHATIF=$("$CLI" whatif --all --policy-file "$NEWPOLICY" 2>&1) || true
 echo "=== prism whatif --all --policy-file $NEWPOLICY"
 echo "$WHATIF"
 cp "$NEWPOLICY" "$POLICY"
-scontrol reconfigure || true
+ctld_reconfigure "$DIR" || true
 sleep 2
 wait_pass "after a good reconfigure"
 wait_pass "one more"

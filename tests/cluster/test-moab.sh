@@ -337,7 +337,7 @@ fi
 # (h) a broken file on reconfigure keeps the old policy
 echo "USERCFG[daemon] PRIORITY=lots" >>"$POLICY"
 mark=$(wc -l <"$LOGF")
-scontrol reconfigure || true
+ctld_reconfigure "$DIR" || true
 sleep 2
 wait_pass "after a broken reconfigure"
 errline=$(tail -n +"$mark" "$LOGF" | grep -m 1 "priority/prism: $POLICY:18: USERCFG\[daemon\] PRIORITY: 'lots' is not a number" || true)
@@ -374,7 +374,7 @@ WHATIF=$("$CLI" whatif --all --policy-file "$NEWPOLICY" 2>&1) || true
 echo "=== prism whatif --all --policy-file $NEWPOLICY"
 echo "$WHATIF"
 cp "$NEWPOLICY" "$POLICY"
-scontrol reconfigure || true
+ctld_reconfigure "$DIR" || true
 sleep 2
 wait_pass "after a good reconfigure"
 got=$(col "$J_DAEMON" 4)

@@ -677,7 +677,7 @@ else
     for kv in "${K_SET[@]}"; do set_conf "${kv%%=*}" "${kv#*=}"; done
     K_T0=$(now)
     K_REF=$(sshare_snap) || K_REF=
-    scontrol reconfigure
+    ctld_reconfigure "$DIR"
     wait_pass 100 "first pass after the whatif settings" "$K_REF" || true
     K_AFTER=$(sprio_order)
     capture "k-sprio" "$K_AFTER"
@@ -901,7 +901,7 @@ G_HL=120
 G_REF=$(sshare_snap) || G_REF=
 set_conf PriorityFlags NO_FAIR_TREE
 set_conf PriorityDecayHalfLife 0-0:$((G_HL / 60))
-scontrol reconfigure
+ctld_reconfigure "$DIR"
 log "slurmctld now has: $(scontrol show config | grep -E '^(PriorityFlags|PriorityDecayHalfLife) ' | tr -s ' ' | tr '\n' ' ')"
 wait_pass 100 "first pass after the reconfigure" "$G_REF" || true
 G1=$SNAP
