@@ -384,7 +384,9 @@ start_slurmctld() {
 # for 20 s. Such a reconfigure is completed the way 24.11 completes one, a
 # new slurmctld on the saved state and the new slurm.conf, and the output
 # says so (DIR/upstream-hangs, printed by the test's summary). Any other
-# silence is left to fail the test.
+# silence is left to fail the test. (Checked by hand in the trixie root:
+# gdb held slurmctld's main thread 3 s after its request to slurmscriptd,
+# the hang followed every time and this completed the reconfigure.)
 _log_since() { # _log_since FILE LINE ERE -- a line from LINE on matches
     awk -v m="$2" -v re="$3" 'NR >= m && $0 ~ re { f = 1 } END { exit !f }' "$1"
 }
@@ -427,7 +429,9 @@ ctld_reconfigure() {
                 echo "$(date +%T) reconfigure: slurmctld pid $pid hung in slurmscriptd_flush (Slurm $ver), completed by starting a new slurmctld" >>"$dir/upstream-hangs"
                 stop_recorded "$dir" slurmctld 5 || return 1
                 start_slurmctld "$dir" || return 1
-                return "$rc"
+                # (scontrol times out when the hang comes before the
+                # reply: the request was taken all the same)
+                return 0
             fi
         fi
         sleep 0.5
