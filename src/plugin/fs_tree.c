@@ -142,8 +142,9 @@ static void _write_back(size_t n, bool results, const prism_decay_t *d)
 		if (results) {
 			usage->level_fs = nodes[i].level_fs;
 			if (i) {
-				usage->usage_efctv = nodes[i].usage_efctv;
-				usage->usage_norm = nodes[i].usage_norm;
+				prism_fairtree_usages(nodes, i,
+						      &usage->usage_efctv,
+						      &usage->usage_norm);
 				if (nodes[i].is_user)
 					usage->fs_factor = nodes[i].fs_factor;
 			}

@@ -27,21 +27,32 @@ typedef struct {
 	prism_error_t *err;
 } walk_t;
 
-/* Level fair-share and usages of one node (Slurm's _calc_assoc_fs). */
-static void _level_fs(prism_ft_node_t *nodes, prism_ft_node_t *node,
-		      long double root_usage)
+/* A node's usage over its parent's (Slurm's usage_efctv). */
+static inline long double _efctv(const prism_ft_node_t *nodes,
+				 const prism_ft_node_t *node)
 {
 	const prism_ft_node_t *parent = node->fs_parent == PRISM_FT_NONE ?
 					NULL : &nodes[node->fs_parent];
-	long double s = node->shares_norm;
-	long double u;
 
 	if (!parent || parent->usage_raw == 0.0L)
-		node->usage_efctv = 0.0L;
-	else
-		node->usage_efctv = node->usage_raw / parent->usage_raw;
-	node->usage_norm = prism_fs_usage_norm(node->usage_raw, root_usage);
-	u = node->usage_efctv;
+		return 0.0L;
+	return node->usage_raw / parent->usage_raw;
+}
+
+extern void prism_fairtree_usages(const prism_ft_node_t *nodes, size_t i,
+				  long double *usage_efctv,
+				  long double *usage_norm)
+{
+	*usage_efctv = _efctv(nodes, &nodes[i]);
+	*usage_norm = prism_fs_usage_norm(nodes[i].usage_raw,
+					  nodes[0].usage_raw);
+}
+
+/* Level fair-share of one node (Slurm's _calc_assoc_fs). */
+static void _level_fs(const prism_ft_node_t *nodes, prism_ft_node_t *node)
+{
+	long double s = node->shares_norm;
+	long double u = _efctv(nodes, node);
 
 	if (node->use_parent) {
 		node->level_fs = node->is_user ? (long double) INFINITY :
@@ -296,7 +307,6 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 {
 	uint32_t *kids = w->children + parent->first_child;
 	long double prev = PRISM_FT_NO_VAL;
-	long double root_usage = w->nodes[0].usage_raw;
 
 	if (depth > w->n) {
 		prism_error_set(w->err, "the tree has a cycle");
@@ -305,7 +315,7 @@ static int _walk(walk_t *w, prism_ft_node_t *parent, bool account_tied,
 	if (!_slice_ok(w, parent))
 		return -1;
 	for (uint32_t i = 0; i < parent->n_children; i++)
-		_level_fs(w->nodes, &w->nodes[kids[i]], root_usage);
+		_level_fs(w->nodes, &w->nodes[kids[i]]);
 	(void) _sort_siblings(w->nodes, kids, parent->n_children, w->tmp,
 			      w->keys, w->any_order);
 

@@ -50,14 +50,13 @@ typedef struct {
 	uint32_t fs_parent;	/* node index, PRISM_FT_NONE for the root */
 	bool is_user;
 	bool use_parent;	/* FairShare=parent */
-	long double shares_norm;
+	double shares_norm;	/* a double in Slurm's record too */
 	long double usage_raw;
-	/* results (Slurm's association usage fields) */
-	long double usage_efctv;	/* usage over the parent's */
-	long double usage_norm;		/* usage over the root's, <= 1 */
+	/* results (Slurm's association usage fields; its usage_efctv and
+	 * usage_norm are not kept: prism_fairtree_usages()) */
 	long double level_fs;
 	double fs_factor;		/* users only */
-} prism_ft_node_t;
+} prism_ft_node_t;	/* 64 bytes on x86-64: a cache line */
 
 /*
  * Run Fair Tree over 'nodes' (n of them, node 0 the root) whose children
@@ -84,6 +83,15 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
 extern int prism_fairtree_rerun(prism_ft_node_t *nodes, size_t n,
 				uint32_t *children, size_t n_children_total,
 				uint32_t user_count, prism_error_t *err);
+/*
+ * Slurm's usage_efctv (the usage over the parent's) and usage_norm (over
+ * the root's, at most 1) of node 'i' (not the root), from the usages the
+ * tree was run on: the values the run ranked with, bit for bit.
+ */
+extern void prism_fairtree_usages(const prism_ft_node_t *nodes, size_t i,
+				  long double *usage_efctv,
+				  long double *usage_norm);
+
 /*
  * Sort the 'n' node indices of 'kids' by rank (highest level fair-share
  * first, users before accounts on ties, otherwise in their order), as
