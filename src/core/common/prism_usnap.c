@@ -115,32 +115,54 @@ extern void prism_usnap_put(char *buf, size_t *pos, uint32_t tres_cnt,
 	*pos += REC_FIXED + (size_t) n * (4 + LD);
 }
 
+/* The next 8 bytes at 'p', native order. */
+static inline uint64_t _word(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
 extern uint64_t prism_usnap_checksum(const char *buf, size_t len)
 {
-	uint64_t lane[4] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull,
-			     0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull };
 	const uint64_t prime = 0x100000001b3ull;
+	/* four independent lanes, each in a register: a multiply's latency
+	 * is not on one chain, and no lane goes through memory */
+	uint64_t l0 = 0xcbf29ce484222325ull, l1 = 0x84222325cbf29ce4ull;
+	uint64_t l2 = 0x9e3779b97f4a7c15ull, l3 = 0xbf58476d1ce4e5b9ull;
 	uint64_t h, w;
 	size_t i = 0;
 
-	/* four independent lanes: a multiply's latency is not on one chain */
 	for (; i + 32 <= len; i += 32) {
-		for (int k = 0; k < 4; k++) {
-			memcpy(&w, buf + i + 8 * k, sizeof(w));
-			lane[k] = (lane[k] ^ w) * prime;
-		}
+		l0 = (l0 ^ _word(buf + i)) * prime;
+		l1 = (l1 ^ _word(buf + i + 8)) * prime;
+		l2 = (l2 ^ _word(buf + i + 16)) * prime;
+		l3 = (l3 ^ _word(buf + i + 24)) * prime;
 	}
-	for (int k = 0; i + 8 <= len; i += 8, k++) {
-		memcpy(&w, buf + i, sizeof(w));
-		lane[k] = (lane[k] ^ w) * prime;
+	/* up to three whole words left: lanes 0, 1 and 2 in turn */
+	if (i + 8 <= len) {
+		l0 = (l0 ^ _word(buf + i)) * prime;
+		i += 8;
 	}
+	if (i + 8 <= len) {
+		l1 = (l1 ^ _word(buf + i)) * prime;
+		i += 8;
+	}
+	if (i + 8 <= len) {
+		l2 = (l2 ^ _word(buf + i)) * prime;
+		i += 8;
+	}
+	/* the last 0-7 bytes and their count into lane 3 */
 	w = 0;
 	memcpy(&w, buf + i, len - i);
-	lane[3] = (lane[3] ^ w ^ ((uint64_t) (len - i) << 56)) * prime;
+	l3 = (l3 ^ w ^ ((uint64_t) (len - i) << 56)) * prime;
 	/* combine with the length, then splitmix64's finaliser */
 	h = (uint64_t) len;
-	for (int k = 0; k < 4; k++)
-		h = (h ^ lane[k]) * 0xff51afd7ed558ccdull + (uint64_t) k;
+	h = (h ^ l0) * 0xff51afd7ed558ccdull;
+	h = (h ^ l1) * 0xff51afd7ed558ccdull + 1;
+	h = (h ^ l2) * 0xff51afd7ed558ccdull + 2;
+	h = (h ^ l3) * 0xff51afd7ed558ccdull + 3;
 	h ^= h >> 30;
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 27;

@@ -232,6 +232,23 @@ START_TEST(test_checksum_bits)
 }
 END_TEST
 
+/*
+ * The checksum is part of the file format: a snapshot written before an
+ * upgrade must still verify after it. Values of the first implementation
+ * (lanes in an array), which the register-lane one reproduces.
+ */
+START_TEST(test_checksum_pinned)
+{
+	static const char text[] = "Prism usage snapshot checksum";
+	char zero[64] = { 0 };
+
+	ck_assert_uint_eq(prism_usnap_checksum(text, sizeof(text) - 1),
+			  0xc800aa09f5b6821full);
+	ck_assert_uint_eq(prism_usnap_checksum(zero, sizeof(zero)),
+			  0x8998a2f242686278ull);
+}
+END_TEST
+
 /* prism_usnap_decide(): snapshot of pass P taken at T, state's last
  * recalculation L, slurmctld's usage saved at S. */
 static const struct {
@@ -277,6 +294,7 @@ extern Suite *usnap_suite(void)
 	tcase_add_test(tc, test_size_limit);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
 	tcase_add_test(tc, test_checksum_bits);
+	tcase_add_test(tc, test_checksum_pinned);
 	tcase_add_loop_test(tc, test_decide, 0, N(decide));
 	suite_add_tcase(s, tc);
 	return s;
