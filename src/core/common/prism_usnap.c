@@ -92,6 +92,26 @@ extern size_t prism_usnap_max_size(const prism_usnap_head_t *h)
 	return (size > IMAGE_MAX) ? 0 : (size_t) size;
 }
 
+/*
+ * Is the long double at 'p' non-zero (-0 counts as zero)? Where it is
+ * x87's 80-bit format, from its bytes: the 64-bit significand and the
+ * 15-bit exponent (the sign left out) are both zero only for a zero. An
+ * integer test instead of loading each into the x87 stack to compare.
+ */
+static inline bool _nonzero(const long double *p)
+{
+#if LD == 10
+	uint64_t m;
+	uint16_t e;
+
+	memcpy(&m, p, sizeof(m));
+	memcpy(&e, (const char *) p + 8, sizeof(e));
+	return (m | (e & 0x7fffu)) != 0;
+#else
+	return *p != 0.0L;
+#endif
+}
+
 extern void prism_usnap_put(char *buf, size_t *pos, uint32_t tres_cnt,
 			    const prism_usnap_rec_t *r, const long double *tres)
 {
@@ -105,7 +125,7 @@ extern void prism_usnap_put(char *buf, size_t *pos, uint32_t tres_cnt,
 		char *idx = p + REC_FIXED;
 
 		for (uint32_t t = 0; t < tres_cnt; t++)
-			if (tres[t])
+			if (_nonzero(&tres[t]))
 				_put32(idx + 4 * n++, t);
 		for (uint32_t k = 0; k < n; k++)
 			memcpy(idx + 4 * n + LD * k, &tres[_get32(idx + 4 * k)],

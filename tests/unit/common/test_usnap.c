@@ -6,6 +6,8 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +104,27 @@ START_TEST(test_round_trip)
 		free(buf2);
 	}
 	free(buf);
+}
+END_TEST
+
+/* Which TRES usages a record stores: all but zeros, -0 being a zero;
+ * the smallest subnormal, infinity and NaN are not. */
+START_TEST(test_zero_kinds)
+{
+	static const long double kinds[2][3] = {
+		{ -0.0L, LDBL_TRUE_MIN, LDBL_MIN },
+		{ NAN, INFINITY, 0.0L },
+	};
+	char buf[256];
+	size_t pos = 0;
+	prism_usnap_rec_t r = { .id = 1 };
+
+	for (int k = 0; k < 2; k++) {
+		size_t at = pos;
+
+		prism_usnap_put(buf, &pos, 3, &r, kinds[k]);
+		ck_assert_uint_eq(pos - at, prism_usnap_rec_max(2));
+	}
 }
 END_TEST
 
@@ -290,6 +313,7 @@ extern Suite *usnap_suite(void)
 	TCase *tc = tcase_create("image");
 
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_zero_kinds);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_size_limit);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
