@@ -191,29 +191,36 @@ static bool _fair_tree(const prism_decay_t *d)
 	return all;
 }
 
-/* Effective usage of 'assoc' under DEPTH_OBLIVIOUS. */
+/* list_for_each_ro() over a parent's children: the usage_norm of each
+ * sibling that is not FairShare=parent into sibling_norms[*arg...]. */
+static int _sibling_norm(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *sib = x;
+	size_t *n = arg;
+
+	if (sib->shares_raw == SLURMDB_FS_USE_PARENT)
+		return 0;
+	if (*n == sibling_cap) {
+		sibling_cap = sibling_cap ? 2 * sibling_cap : 64;
+		xrecalloc(sibling_norms, sibling_cap, sizeof(*sibling_norms));
+	}
+	sibling_norms[(*n)++] = sib->usage->usage_norm;
+	return 0;
+}
+
+/*
+ * Effective usage of 'assoc' under DEPTH_OBLIVIOUS. (The siblings' list
+ * is read with list_for_each_ro(): the classic walk may hold the same
+ * list's read lock already, and a read lock can be taken twice.)
+ */
 static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *parent = assoc->usage->fs_assoc_ptr;
-	slurmdb_assoc_rec_t *sib;
-	list_itr_t *itr;
 	size_t n = 0;
 
-	if (parent->usage->children_list) {
-		itr = list_iterator_create(parent->usage->children_list);
-		while ((sib = list_next(itr))) {
-			if (sib->shares_raw == SLURMDB_FS_USE_PARENT)
-				continue;
-			if (n == sibling_cap) {
-				sibling_cap = sibling_cap ? 2 * sibling_cap :
-							    64;
-				xrecalloc(sibling_norms, sibling_cap,
-					  sizeof(*sibling_norms));
-			}
-			sibling_norms[n++] = sib->usage->usage_norm;
-		}
-		list_iterator_destroy(itr);
-	}
+	if (parent->usage->children_list)
+		(void) list_for_each_ro(parent->usage->children_list,
+					_sibling_norm, &n);
 	return prism_fs_usage_efctv_depth_oblivious(
 		assoc->usage->usage_norm, assoc->usage->shares_norm,
 		parent->usage->usage_efctv, parent->usage->shares_norm,
@@ -253,31 +260,45 @@ extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 			assoc->shares_raw, usage->level_shares);
 }
 
+/* The classic walk's arguments (list_for_each_ro() passes one). */
+typedef struct {
+	uint32_t flags;
+	size_t *n;
+} classic_t;
+
+static void _classic(list_t *children, uint32_t flags, size_t *n);
+
+/* list_for_each_ro() over a children_list: one record of the walk. */
+static int _classic_one(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	classic_t *c = arg;
+
+	_grow_recs(*c->n + 1);
+	recs[(*c->n)++] = assoc;
+	if (assoc->user) {
+		assoc->usage->usage_efctv = (long double) NO_VAL;
+		return 0;
+	}
+	prism_fs_set_assoc_usage(assoc, c->flags);
+	_classic(assoc->usage->children_list, c->flags, c->n);
+	return 0;
+}
+
 /*
  * The classic pass: accounts get their effective usage top down; users
  * are marked "not computed" (NO_VAL) and get theirs when one of their
  * jobs asks for its fair-share factor, as with Slurm's plugin. Each
- * record walked is put in recs[] from *n on.
+ * record walked is put in recs[] from *n on. Each list is read under its
+ * lock once, not once per step as with a list iterator (no one changes
+ * it meanwhile: the association write lock is held).
  */
 static void _classic(list_t *children, uint32_t flags, size_t *n)
 {
-	slurmdb_assoc_rec_t *assoc;
-	list_itr_t *itr;
+	classic_t c = { .flags = flags, .n = n };
 
-	if (!children)
-		return;
-	itr = list_iterator_create(children);
-	while ((assoc = list_next(itr))) {
-		_grow_recs(*n + 1);
-		recs[(*n)++] = assoc;
-		if (assoc->user) {
-			assoc->usage->usage_efctv = (long double) NO_VAL;
-			continue;
-		}
-		prism_fs_set_assoc_usage(assoc, flags);
-		_classic(assoc->usage->children_list, flags, n);
-	}
-	list_iterator_destroy(itr);
+	if (children)
+		(void) list_for_each_ro(children, _classic_one, &c);
 }
 
 extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
