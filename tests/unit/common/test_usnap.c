@@ -107,8 +107,8 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
-/* Which TRES usages a record stores: all but zeros, -0 being a zero;
- * the smallest subnormal, infinity and NaN are not. */
+/* Which TRES usages a record stores: all but zeros (-0 is one); the
+ * smallest subnormal, LDBL_MIN, infinity and NaN are stored. */
 START_TEST(test_zero_kinds)
 {
 	static const long double kinds[2][3] = {
