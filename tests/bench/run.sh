@@ -157,7 +157,10 @@ compare() {
 #   pass wall    the same in wall-clock time
 #   max hold     longest continuous job-lock hold (read or write) in the
 #                pass; total hold: their sum; holds: how many; > 2 ms: how
-#                many of them lasted more than 2 ms
+#                many of them lasted more than 2 ms; hold CPU: the most
+#                CPU time the holding thread used in any one hold; taken
+#                away: holds that lasted 0.5 ms more than that thread ran,
+#                with no context switch (the virtual CPU was not running)
 #   fair-share   longest assoc_mgr hold outside the job lock with only the
 #                association write lock (multifactor: _apply_priority_fs
 #                or _set_children_usage_efctv; prism: prism_fs_tree_update)
@@ -173,8 +176,8 @@ compare() {
 #                submit) / pending jobs: what the plugin keeps per job
 #                (incl. its per-association data, spread over the jobs)
 header() {
-	echo "| jobs (pending) | assocs | algo | plugin | 1st pass CPU ms | 1st pass fair-share ms (prism: with decay) | pass CPU ms | pass wall ms | max job-lock hold ms | total job-lock ms | holds | holds > 2 ms | fair-share ms | decay ms | fair-share + decay ms | set µs/job | sprio ms | sprio rows | peak RSS MB | B/pending job | priorities |"
-	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	echo "| jobs (pending) | assocs | algo | plugin | 1st pass CPU ms | 1st pass fair-share ms (prism: with decay) | pass CPU ms | pass wall ms | max job-lock hold ms | total job-lock ms | holds | holds > 2 ms | max hold CPU ms | holds taken away | fair-share ms | decay ms | fair-share + decay ms | set µs/job | sprio ms | sprio rows | peak RSS MB | B/pending job | priorities |"
+	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 }
 
 # row LABEL BENCH BASIC CHECK -> table row; also "name=value" lines in
@@ -200,6 +203,8 @@ row() {
 		f["sum"] = v["pass_job_hold_sum_ns"] / 1e6
 		f["holds"] = v["pass_job_holds"]
 		f["over"] = v["pass_job_holds_over_2ms"] + 0
+		f["hcpu"] = v["pass_job_hold_cpu_max_ns"] / 1e6
+		f["away"] = v["pass_job_holds_taken_away"] + 0
 		fs = hold("WNNNNNN", "pass"); f["fs"] = fs < 0 ? "-" : fs / 1e6
 		dc = hold("WNWNNNN", "pass"); f["decay"] = dc < 0 ? "-" : dc / 1e6
 		f["fsd"] = (fs < 0 ? 0 : fs / 1e6) + (dc < 0 ? 0 : dc / 1e6)
@@ -213,12 +218,12 @@ row() {
 		f["rows"] = v["sprio_rows"]
 		f["rss"] = v["mem_end_hwm_kb"] / 1024
 		f["bpj"] = pend ? (v["mem_pass_heap"] - b["mem_submit_heap"]) / pend : 0
-		printf "| %s (%d) | %s (%d) | %s | %s | %.1f | %s | %.1f | %.1f | %.2f | %.1f | %d | %d | %s | %s | %.2f | %.3f | %.1f | %d | %.0f | %.0f | %s |\n",
+		printf "| %s (%d) | %s (%d) | %s | %s | %.1f | %s | %.1f | %.1f | %.2f | %.1f | %d | %d | %.2f | %d | %s | %s | %.2f | %.3f | %.1f | %d | %.0f | %.0f | %s |\n",
 			jl, pend, al, v["assocs"], algo, p, f["cpu1"],
 			f["fs1"] == "-" ? "-" : sprintf("%.2f", f["fs1"]),
 			f["cpu"], f["wall"],
-			f["max"], f["sum"], f["holds"], f["over"],
-			f["fs"] ~ /^[-a-z]/ ? f["fs"] : sprintf("%.2f", f["fs"]),
+			f["max"], f["sum"], f["holds"], f["over"], f["hcpu"],
+			f["away"], f["fs"] ~ /^[-a-z]/ ? f["fs"] : sprintf("%.2f", f["fs"]),
 			f["decay"] == "-" ? "-" : sprintf("%.2f", f["decay"]),
 			f["fsd"], f["set"], f["sprio"], f["rows"], f["rss"], f["bpj"], check
 		for (k in f) print k, f[k] > vals
@@ -234,9 +239,9 @@ ratio_row() {
 		return sprintf("%.2f", p[k] / m[k])
 	}
 	END {
-		printf "| %s | %s | %s | **prism / multifactor** | %s | %s | %s | %s | %s | %s | %s | - | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
+		printf "| %s | %s | %s | **prism / multifactor** | %s | %s | %s | %s | %s | %s | %s | - | %s | - | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
 			jl, al, algo, r("cpu1"), r("fs1"), r("cpu"), r("wall"), r("max"), r("sum"),
-			r("holds"), r("fs"), r("decay"), r("fsd"), r("set"), r("sprio"),
+			r("holds"), r("hcpu"), r("fs"), r("decay"), r("fsd"), r("set"), r("sprio"),
 			r("rows"), r("rss"), r("bpj")
 	}' "$tmp/multifactor.vals" "$tmp/prism.vals"
 }

@@ -82,6 +82,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -884,7 +885,10 @@ static bool _is_main(void)
  *  - every hold of the slurmctld job lock (read or write) by a plugin
  *    thread from the moment the gate opens until the end of the measured
  *    pass (the first state-file unlock by a plugin thread), and by the main
- *    thread during the timed sprio call: count, longest, sum;
+ *    thread during the timed sprio call: count, longest, sum; and, per
+ *    hold, the holding thread's CPU time and context switches (the most
+ *    CPU time of one hold; holds the machine took time away from; what
+ *    the longest hold was made of);
  *  - every hold of assoc_mgr locks by a plugin thread that does not hold
  *    the job lock (decay, fair-share), each with its lock levels;
  *  - the CPU time of the thread that ends the pass, from when it passed
@@ -899,6 +903,19 @@ typedef struct {
 	uint64_t max_at;	/* 1-based number of the longest hold */
 	uint64_t sum_ns;
 	uint64_t over_2ms;	/* holds longer than 2 ms */
+	/* during the longest hold: the holding thread's CPU time, minor
+	 * page faults, involuntary and voluntary context switches (was it
+	 * working, faulting, preempted or waiting?) */
+	uint64_t max_cpu_ns;
+	long max_minflt, max_nivcsw, max_nvcsw;
+	uint64_t cpu_max_ns;	/* the most CPU time of any one hold */
+	uint64_t cpu_max_at;	/* 1-based number of that hold */
+	/* holds that lasted 0.5 ms longer than the thread ran, with no
+	 * context switch: the time was taken away from the whole (virtual)
+	 * CPU (the hypervisor's steal time, where the kernel accounts it;
+	 * interrupts count as the thread's CPU time unless the kernel
+	 * accounts IRQ time, so they are not seen here) */
+	uint64_t taken_away;
 } bench_holds_t;
 
 typedef struct {
@@ -926,6 +943,8 @@ static __thread bool tl_cpu0_set = false;
 static __thread struct timespec tl_cpu0;
 static __thread bool tl_job_timed = false;
 static __thread struct timespec tl_job_t0;
+static __thread uint64_t tl_job_cpu0;
+static __thread struct rusage tl_job_ru0;
 static __thread bool tl_assoc_timed = false;
 static __thread struct timespec tl_assoc_t0;
 static __thread char tl_assoc_levels[8];
@@ -948,15 +967,27 @@ static uint64_t _since_ns(const struct timespec *t0)
 	return _clock_ns(CLOCK_MONOTONIC) - _ts_ns(t0);
 }
 
-static void _bench_add_hold(bench_holds_t *h, uint64_t ns)
+static void _bench_add_hold(bench_holds_t *h, uint64_t ns, uint64_t cpu_ns,
+			    const struct rusage *ru0, const struct rusage *ru1)
 {
 	h->holds++;
 	h->sum_ns += ns;
 	if (ns > 2000000)
 		h->over_2ms++;
+	if (cpu_ns > h->cpu_max_ns) {
+		h->cpu_max_ns = cpu_ns;
+		h->cpu_max_at = h->holds;
+	}
+	if ((ns > cpu_ns + 500000) && (ru1->ru_nvcsw == ru0->ru_nvcsw) &&
+	    (ru1->ru_nivcsw == ru0->ru_nivcsw))
+		h->taken_away++;
 	if (ns > h->max_ns) {
 		h->max_ns = ns;
 		h->max_at = h->holds;
+		h->max_cpu_ns = cpu_ns;
+		h->max_minflt = ru1->ru_minflt - ru0->ru_minflt;
+		h->max_nivcsw = ru1->ru_nivcsw - ru0->ru_nivcsw;
+		h->max_nvcsw = ru1->ru_nvcsw - ru0->ru_nvcsw;
 	}
 }
 
@@ -983,24 +1014,31 @@ static void _bench_job_locked(void)
 {
 	if (!bench_on)
 		return;
+	getrusage(RUSAGE_THREAD, &tl_job_ru0);
+	tl_job_cpu0 = _clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	clock_gettime(CLOCK_MONOTONIC, &tl_job_t0);
 	tl_job_timed = true;
 }
 
 static void _bench_job_unlocking(void)
 {
-	uint64_t ns;
+	uint64_t ns, cpu_ns;
+	struct rusage ru;
 
 	if (!tl_job_timed)
 		return;
 	ns = _since_ns(&tl_job_t0);
+	cpu_ns = _clock_ns(CLOCK_THREAD_CPUTIME_ID) - tl_job_cpu0;
+	getrusage(RUSAGE_THREAD, &ru);
 	tl_job_timed = false;
 	slurm_mutex_lock(&bench_mutex);
 	if (_is_main()) {
 		if (bench_main_window)
-			_bench_add_hold(&bench_main_job, ns);
+			_bench_add_hold(&bench_main_job, ns, cpu_ns,
+					&tl_job_ru0, &ru);
 	} else if (bench_window) {
-		_bench_add_hold(&bench_pass_job, ns);
+		_bench_add_hold(&bench_pass_job, ns, cpu_ns, &tl_job_ru0,
+				&ru);
 	}
 	slurm_mutex_unlock(&bench_mutex);
 }
@@ -3265,6 +3303,20 @@ static void _bench_holds(const char *prefix, const bench_holds_t *h)
 	_bench_put(key, "%" PRIu64, h->sum_ns);
 	snprintf(key, sizeof(key), "%s_holds_over_2ms", prefix);
 	_bench_put(key, "%" PRIu64, h->over_2ms);
+	snprintf(key, sizeof(key), "%s_hold_max_cpu_ns", prefix);
+	_bench_put(key, "%" PRIu64, h->max_cpu_ns);
+	snprintf(key, sizeof(key), "%s_hold_max_minflt", prefix);
+	_bench_put(key, "%ld", h->max_minflt);
+	snprintf(key, sizeof(key), "%s_hold_max_nivcsw", prefix);
+	_bench_put(key, "%ld", h->max_nivcsw);
+	snprintf(key, sizeof(key), "%s_hold_max_nvcsw", prefix);
+	_bench_put(key, "%ld", h->max_nvcsw);
+	snprintf(key, sizeof(key), "%s_hold_cpu_max_ns", prefix);
+	_bench_put(key, "%" PRIu64, h->cpu_max_ns);
+	snprintf(key, sizeof(key), "%s_hold_cpu_max_at", prefix);
+	_bench_put(key, "%" PRIu64, h->cpu_max_at);
+	snprintf(key, sizeof(key), "%s_holds_taken_away", prefix);
+	_bench_put(key, "%" PRIu64, h->taken_away);
 }
 
 /* Counts of the jobs the world put in job_list (after submit). */
