@@ -16,6 +16,7 @@
 #include "prism_fairtree.h"
 #include "prism_fs.h"
 #include "usage_slurm.h"
+#include "usage_snap.h"
 
 /*
  * The node arrays are kept between passes (only the recalculation thread
@@ -121,13 +122,17 @@ static size_t _build_tree(bool *same)
 
 /*
  * After a walk that put 'n' records in recs[]: the Fair Tree results
- * written back (nodes[], when 'results') and the decay 'd' applied to
- * each record (when not NULL), in one walk with the records, their usage
- * records and TRES arrays prefetched a few ahead.
+ * written back (nodes[], when 'results'), the decay 'd' applied to each
+ * record (when not NULL) and each record's usage put in the usage
+ * snapshot's stage (when 'stage'), in one walk with the records, their
+ * usage records and TRES arrays prefetched a few ahead.
  */
-static void _write_back(size_t n, bool results, const prism_decay_t *d)
+static void _write_back(size_t n, bool results, const prism_decay_t *d,
+			bool stage)
 {
 	const size_t s = PRISM_ASSOC_STAGE;
+	const bool tres = d || stage;
+	const int tres_cnt = d ? d->tres_cnt : (int) prism_ctl_tres_cnt();
 
 	for (size_t i = 0; i < n; i++) {
 		slurmdb_assoc_usage_t *usage;
@@ -136,8 +141,8 @@ static void _write_back(size_t n, bool results, const prism_decay_t *d)
 			__builtin_prefetch(&recs[i + 3 * s]->usage);
 		if (i + 2 * s < n)
 			prism_assoc_prefetch_usage(recs[i + 2 * s]);
-		if (d && (i + s < n))
-			prism_assoc_prefetch_tres(recs[i + s], d->tres_cnt);
+		if (tres && (i + s < n))
+			prism_assoc_prefetch_tres(recs[i + s], tres_cnt);
 		usage = recs[i]->usage;
 		if (results) {
 			usage->level_fs = nodes[i].level_fs;
@@ -151,6 +156,8 @@ static void _write_back(size_t n, bool results, const prism_decay_t *d)
 		}
 		if (d)
 			prism_usage_decay_assoc(d, recs[i]);
+		if (stage)
+			prism_usage_snap_stage_put(recs[i]);
 	}
 }
 
@@ -164,14 +171,18 @@ static bool _all_walked(size_t n)
 	       (n == (size_t) list_count(assoc_mgr_assoc_list));
 }
 
-/* Fair Tree; decays the records it walks by 'd' when they are every
- * association, and says so. */
+/*
+ * Fair Tree; decays the records it walks by 'd' when they are every
+ * association, and says so; puts them in the usage snapshot's stage when
+ * the pass wants one (usage_snap.h).
+ */
 static bool _fair_tree(const prism_decay_t *d)
 {
 	prism_error_t err = { "" };
 	bool same = true;
 	size_t n = _build_tree(&same);
 	bool all = _all_walked(n);
+	bool stage = prism_usage_snap_stage_begin();
 	bool ok;
 
 	if (same) {
@@ -187,7 +198,9 @@ static bool _fair_tree(const prism_decay_t *d)
 	ranked_n = ok ? n : 0;
 	if (!ok)
 		error("%s: Fair Tree: %s", PRISM_PLUGIN_TYPE, err.text);
-	_write_back(n, ok, all ? d : NULL);
+	_write_back(n, ok, all ? d : NULL, stage);
+	if (stage)
+		prism_usage_snap_stage_done(all);
 	return all;
 }
 
@@ -323,7 +336,7 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 			/* after the walk, which read the root's usage */
 			all = _all_walked(n);
 			if (d && all)
-				_write_back(n, false, d);
+				_write_back(n, false, d, false);
 		}
 	}
 	/* the associations outside the walk's records, and the QOS */

@@ -350,8 +350,7 @@ static void _pass(void)
 			       .recalc = true },
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
-	int64_t saved_reset;
-	bool after_fs, began;
+	bool after_fs, began, save_usage;
 
 	prism_conf_get(&pass.p.conf);
 	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
@@ -359,6 +358,11 @@ static void _pass(void)
 	after_fs = prism_policy_after_fs(pass.inst, &pass.p);
 	began = prism_policy_pass_begin(pass.inst, &pass.p);
 	prism_usage_reset_if_due(&next, pass.p.now);
+	/* a pass that charged or reset usage saves it (below) */
+	save_usage = pass.with_dbd &&
+		     (pass.p.decayed || (next.last_reset != state.last_reset));
+	/* after all the charges, fair-share's walk can copy it */
+	prism_usage_snap_stage_want(after_fs && save_usage);
 	if (after_fs) {
 		if (pass.p.decayed)
 			prism_usage_decay(pass.p.last, pass.p.now);
@@ -381,7 +385,6 @@ static void _pass(void)
 
 	next.last_recalc = pass.p.now;
 	slurm_mutex_lock(&last_lock);
-	saved_reset = state.last_reset;
 	state = next;
 	slurm_mutex_unlock(&last_lock);
 	prism_policy_save();
@@ -393,8 +396,7 @@ static void _pass(void)
 	 * within one pass; it is written before the state file (see
 	 * usage_snap.c on the order).
 	 */
-	if (pass.with_dbd &&
-	    (pass.p.decayed || (next.last_reset != saved_reset)))
+	if (save_usage)
 		prism_usage_snap_save(&next);
 	(void) prism_state_save(&next);
 }

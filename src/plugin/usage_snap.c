@@ -12,6 +12,16 @@
  *  the snapshot copies only the usage, under read locks, and writes it
  *  after letting them go.
  *
+ *  Who copies: a Fair Tree pass has its fair-share walk, which comes after
+ *  all of the pass's charges and writes every association back under the
+ *  write lock, put each association's usage into the image as it goes
+ *  (the stage; its lines are in cache then); the save adds the QOS under
+ *  the QOS read lock. Other passes (the classic one charges after
+ *  fair-share) have the save copy everything under the read locks. The
+ *  image is then of the fair-share walk's moment rather than the save's:
+ *  a job that ends in between is charged after it, as one that ends after
+ *  the save is, and the next pass's snapshot has it.
+ *
  *  Order, so that nothing is charged twice: a pass charges, then its
  *  snapshot is written (with the pass's last_recalc and last_reset), then
  *  Prism's state file. Killed before the snapshot: both files are of the
@@ -135,6 +145,15 @@ static int _put_qos(void *x, void *arg)
 	return 0;
 }
 
+/* The stage (see usage_snap.h): the recalculation thread's only. */
+static struct {
+	bool want;		/* the pass asked for it */
+	bool begun;		/* put_arg and head are set */
+	bool whole;		/* every association was put */
+	put_arg_t a;
+	prism_usnap_head_t h;
+} stage;
+
 /* The CPU time of the calling thread, in microseconds. */
 static int64_t _cpu_usec(void)
 {
@@ -174,7 +193,10 @@ static bool _copy_begin(put_arg_t *a, prism_usnap_head_t *h)
 					    prism_usnap_rec_max(1)));
 }
 
-/* After the associations: the QOS, and room for the checksum. */
+/*
+ * After the associations: the QOS, and room for the checksum. Caller holds
+ * the QOS and TRES locks (read or write).
+ */
 static bool _copy_end(put_arg_t *a, prism_usnap_head_t *h)
 {
 	h->assoc_cnt = a->n;
@@ -209,15 +231,67 @@ static bool _copy(prism_usnap_head_t *h, size_t *end)
 	return ok;
 }
 
+extern void prism_usage_snap_stage_want(bool want)
+{
+	stage.want = want;
+	stage.begun = stage.whole = false;
+}
+
+extern bool prism_usage_snap_stage_begin(void)
+{
+	if (!stage.want || stage.begun ||
+	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		return false;
+	stage.whole = false;
+	stage.begun = _copy_begin(&stage.a, &stage.h);
+	return stage.begun;
+}
+
+extern void prism_usage_snap_stage_put(const slurmdb_assoc_rec_t *assoc)
+{
+	(void) _put_assoc((void *) assoc, &stage.a);
+}
+
+extern void prism_usage_snap_stage_done(bool all)
+{
+	stage.whole = stage.begun && all && !stage.a.failed;
+}
+
+/*
+ * A whole stage with the QOS added, under the QOS and TRES read locks: its
+ * records' end in *end, the image's header in *h. The QOS count is
+ * today's, and the image's bounds with it. False when out of memory or
+ * the QOS list is gone.
+ */
+static bool _stage_end(prism_usnap_head_t *h, size_t *end)
+{
+	assoc_mgr_lock_t locks = { .qos = READ_LOCK, .tres = READ_LOCK };
+	bool ok = false;
+
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_qos_list) {
+		stage.h.qos_cnt = list_count(assoc_mgr_qos_list);
+		/* (the associations' room as counted at the begin) */
+		stage.a.max = prism_usnap_max_size(&stage.h);
+		ok = stage.a.max && _copy_end(&stage.a, &stage.h);
+	}
+	assoc_mgr_unlock(&locks);
+	*h = stage.h;
+	*end = stage.a.pos;
+	return ok;
+}
+
 extern void prism_usage_snap_save(const prism_state_t *st)
 {
 	prism_usnap_head_t h;
 	int64_t cpu0 = _cpu_usec(), cpu_copy;
+	bool staged = stage.whole, ok = false;
 	size_t len;
 
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
-		return;
-	if (!_copy(&h, &len))
+	if (xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+		ok = staged ? _stage_end(&h, &len) : _copy(&h, &len);
+	prism_usage_snap_stage_want(false);
+	if (!ok)
 		return;
 	cpu_copy = _cpu_usec();
 	h.last_recalc = st->last_recalc;
@@ -227,9 +301,10 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 		 plugin, h.last_recalc);
 	if (prism_state_file_write_own(SNAP_NAME, snap_buf, len))
 		return;
-	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u associations, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us)",
+	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u associations, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us%s)",
 		 plugin, h.last_recalc, h.assoc_cnt, h.qos_cnt, len,
-		 _cpu_usec() - cpu0, cpu_copy - cpu0);
+		 _cpu_usec() - cpu0, cpu_copy - cpu0,
+		 staged ? ", QOS only: associations put by fair-share" : "");
 }
 
 /* When slurmctld last saved its association usage (its file's header);

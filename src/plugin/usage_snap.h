@@ -9,6 +9,10 @@
 #ifndef PRISM_USAGE_SNAP_H
 #define PRISM_USAGE_SNAP_H
 
+#include <stdbool.h>
+
+#include "src/common/slurmdb_defs.h"
+
 #include "ctl.h"
 #include "prism_state.h"
 
@@ -16,9 +20,29 @@
  * Save the usage of every association and QOS with the times of the pass
  * that just charged it ('st': the state about to be saved). Call it
  * before prism_state_save() (see usage_snap.c on the order). Takes the
- * assoc_mgr association, QOS and TRES read locks for the copy only.
+ * assoc_mgr association, QOS and TRES read locks for the copy only (QOS
+ * and TRES only after a whole stage).
  */
 extern void prism_usage_snap_save(const prism_state_t *st);
+
+/*
+ * Staging, for a pass whose fair-share walk comes after all its charges
+ * (Fair Tree): that walk puts each association's usage into the image as
+ * it goes, with the association write lock held and the record's lines
+ * in cache, instead of a walk of its own under the read locks when the
+ * snapshot is saved. The recalculation thread says at the start of every
+ * pass whether it wants one (true only when the pass will save the
+ * snapshot; any stage left is dropped); the walk, holding the association
+ * write lock, begins (false: nothing to stage), puts every association it
+ * writes, and says when it is done whether it met every association.
+ * prism_usage_snap_save() then adds the QOS to a whole stage or, when
+ * there is none, copies everything itself; it drops the stage and the
+ * wish either way.
+ */
+extern void prism_usage_snap_stage_want(bool want);
+extern bool prism_usage_snap_stage_begin(void);
+extern void prism_usage_snap_stage_put(const slurmdb_assoc_rec_t *assoc);
+extern void prism_usage_snap_stage_done(bool all);
 
 /*
  * At start, after prism_state_load() into 'st': read the snapshot; put

@@ -74,6 +74,42 @@ else
 	grep -i snapshot "$tmp/b.err"
 fi
 
+# ---- who copies the usage: Fair Tree's walk or the save ----------------
+# A Fair Tree pass puts the associations' usage in the snapshot as its
+# fair-share walk (after all the charges) writes them back; the classic
+# pass (charges after fair-share) has the save copy them. Either way the
+# restart comes back with the pass's usage.
+for algo in fairtree classic; do
+	{
+		cat "$C"
+		echo "DebugFlags=Priority"
+		[ "$algo" = classic ] && echo "PriorityFlags=NO_FAIR_TREE"
+	} >"$tmp/$algo.conf"
+	run "$algo" "$tmp/$algo" "$now" --last-ran $((now - 3600)) -v -v \
+		--conf "$tmp/$algo.conf"
+	run "$algo-b" "$tmp/$algo" $((now + 60)) --pass none \
+		--conf "$tmp/$algo.conf"
+	if [ "$algo" = fairtree ]; then
+		want="QOS only: associations put by fair-share"
+		how="associations put by the fair-share walk"
+	else
+		want="copy under the read locks [0-9]* us)"
+		how="everything copied by the save"
+	fi
+	usage "$tmp/$algo.out" >"$tmp/$algo.usage"
+	if grep -q "usage snapshot: written pass $now, .*$want" \
+		"$tmp/$algo.err" &&
+		[ -s "$tmp/$algo.usage" ] &&
+		! cmp -s "$tmp/world.usage" "$tmp/$algo.usage" &&
+		usage "$tmp/$algo-b.out" | cmp -s - "$tmp/$algo.usage"; then
+		ok "$algo: the snapshot ($how) brings back the pass's usage"
+	else
+		ko "$algo: snapshot copy or restore"
+		grep -i "usage snapshot" "$tmp/$algo.err" "$tmp/$algo-b.err"
+		usage "$tmp/$algo-b.out" | diff "$tmp/$algo.usage" - | head
+	fi
+done
+
 # ---- slurmctld's own usage file is newer -----------------------------
 cp -r "$tmp/s" "$tmp/n"
 # assoc_usage's header: pack16(version), pack_time(saved), big-endian
