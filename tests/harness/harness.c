@@ -3289,34 +3289,37 @@ static void _bench_mem(const char *tag)
 	_bench_put(key, "%ld", hwm);
 }
 
-static void _bench_holds(const char *prefix, const bench_holds_t *h)
+/* One figure of a hold summary: key PREFIX_NAME. */
+static void _bench_hold_key(const char *prefix, const char *name, uint64_t v)
 {
 	char key[64];
 
-	snprintf(key, sizeof(key), "%s_holds", prefix);
-	_bench_put(key, "%" PRIu64, h->holds);
-	snprintf(key, sizeof(key), "%s_hold_max_ns", prefix);
-	_bench_put(key, "%" PRIu64, h->max_ns);
-	snprintf(key, sizeof(key), "%s_hold_max_at", prefix);
-	_bench_put(key, "%" PRIu64, h->max_at);
-	snprintf(key, sizeof(key), "%s_hold_sum_ns", prefix);
-	_bench_put(key, "%" PRIu64, h->sum_ns);
-	snprintf(key, sizeof(key), "%s_holds_over_2ms", prefix);
-	_bench_put(key, "%" PRIu64, h->over_2ms);
-	snprintf(key, sizeof(key), "%s_hold_max_cpu_ns", prefix);
-	_bench_put(key, "%" PRIu64, h->max_cpu_ns);
-	snprintf(key, sizeof(key), "%s_hold_max_minflt", prefix);
-	_bench_put(key, "%ld", h->max_minflt);
-	snprintf(key, sizeof(key), "%s_hold_max_nivcsw", prefix);
-	_bench_put(key, "%ld", h->max_nivcsw);
-	snprintf(key, sizeof(key), "%s_hold_max_nvcsw", prefix);
-	_bench_put(key, "%ld", h->max_nvcsw);
-	snprintf(key, sizeof(key), "%s_hold_cpu_max_ns", prefix);
-	_bench_put(key, "%" PRIu64, h->cpu_max_ns);
-	snprintf(key, sizeof(key), "%s_hold_cpu_max_at", prefix);
-	_bench_put(key, "%" PRIu64, h->cpu_max_at);
-	snprintf(key, sizeof(key), "%s_holds_taken_away", prefix);
-	_bench_put(key, "%" PRIu64, h->taken_away);
+	snprintf(key, sizeof(key), "%s_%s", prefix, name);
+	_bench_put(key, "%" PRIu64, v);
+}
+
+static void _bench_holds(const char *prefix, const bench_holds_t *h)
+{
+	const struct {
+		const char *name;
+		uint64_t v;
+	} fig[] = {
+		{ "holds", h->holds },
+		{ "hold_max_ns", h->max_ns },
+		{ "hold_max_at", h->max_at },
+		{ "hold_sum_ns", h->sum_ns },
+		{ "holds_over_2ms", h->over_2ms },
+		{ "hold_max_cpu_ns", h->max_cpu_ns },
+		{ "hold_max_minflt", (uint64_t) h->max_minflt },
+		{ "hold_max_nivcsw", (uint64_t) h->max_nivcsw },
+		{ "hold_max_nvcsw", (uint64_t) h->max_nvcsw },
+		{ "hold_cpu_max_ns", h->cpu_max_ns },
+		{ "hold_cpu_max_at", h->cpu_max_at },
+		{ "holds_taken_away", h->taken_away },
+	};
+
+	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+		_bench_hold_key(prefix, fig[i].name, fig[i].v);
 }
 
 /* Counts of the jobs the world put in job_list (after submit). */
