@@ -273,6 +273,8 @@ static bool _stage_end(prism_usnap_head_t *h, size_t *end)
 		stage.h.qos_cnt = list_count(assoc_mgr_qos_list);
 		/* (the associations' room as counted at the begin) */
 		stage.a.max = prism_usnap_max_size(&stage.h);
+		if (!stage.a.max)
+			error("%s: usage snapshot: too many records", plugin);
 		ok = stage.a.max && _copy_end(&stage.a, &stage.h);
 	}
 	assoc_mgr_unlock(&locks);
@@ -476,4 +478,5 @@ extern void prism_usage_snap_fini(void)
 	free(snap_buf);
 	snap_buf = NULL;
 	snap_cap = 0;
+	prism_usage_snap_stage_want(false);
 }
