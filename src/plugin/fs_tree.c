@@ -327,6 +327,7 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 			all = _fair_tree(d);
 		} else {
 			size_t n = 0;
+			bool stage;
 
 			_grow_recs(assoc_mgr_assoc_list ?
 				   list_count(assoc_mgr_assoc_list) + 1 : 64);
@@ -335,8 +336,11 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 				 conf->flags, &n);
 			/* after the walk, which read the root's usage */
 			all = _all_walked(n);
-			if (d && all)
-				_write_back(n, false, d, false);
+			stage = all && prism_usage_snap_stage_begin();
+			if (all && (d || stage))
+				_write_back(n, false, d, stage);
+			if (stage)
+				prism_usage_snap_stage_done(all);
 		}
 	}
 	/* the associations outside the walk's records, and the QOS */

@@ -361,8 +361,8 @@ static void _pass(void)
 	/* a pass that charged or reset usage saves it (below) */
 	save_usage = pass.with_dbd &&
 		     (pass.p.decayed || (next.last_reset != state.last_reset));
-	/* after all the charges, fair-share's walk can copy it */
-	prism_usage_snap_stage_want(after_fs && save_usage);
+	/* fair-share's walk copies it, the save what was charged since */
+	prism_usage_snap_stage_want(save_usage);
 	if (after_fs) {
 		if (pass.p.decayed)
 			prism_usage_decay(pass.p.last, pass.p.now);

@@ -12,12 +12,15 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/slurm_protocol_api.h"
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/locks.h"
 
+#include "prism_idmap.h"
 #include "prism_usage.h"
 #include "usage_slurm.h"
 
@@ -457,6 +460,77 @@ static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 #endif
 }
 
+/*
+ * The associations charged (usage_slurm.h): their ids, each once, in the
+ * order first charged. Changed only with the association write lock held
+ * (the charges, start, fini) or by the one thread that stops it under the
+ * read lock, when no charge can run: the association lock is its lock.
+ */
+static struct {
+	bool on;
+	bool failed;		/* out of memory: an id was not kept */
+	uint32_t n;
+	uint32_t cap;
+	uint32_t *ids;
+	prism_idmap_t *seen;	/* id -> 1 */
+} charged;
+
+/* List 'assoc' as charged, once. Caller holds the association write lock. */
+static void _list_charged(const slurmdb_assoc_rec_t *assoc)
+{
+	if (!charged.on || charged.failed ||
+	    prism_idmap_get(charged.seen, assoc->id, NULL))
+		return;
+	if (!charged.seen && !(charged.seen = prism_idmap_create()))
+		goto oom;
+	if (charged.n == charged.cap) {
+		uint32_t cap = charged.cap ? charged.cap * 2 : 1024;
+		uint32_t *ids = realloc(charged.ids, cap * sizeof(*ids));
+
+		if (!ids)
+			goto oom;
+		charged.ids = ids;
+		charged.cap = cap;
+	}
+	if (prism_idmap_put(charged.seen, assoc->id, 1))
+		goto oom;
+	charged.ids[charged.n++] = assoc->id;
+	return;
+oom:
+	error("%s: out of memory listing the associations charged; the usage snapshot copies every association",
+	      plugin);
+	charged.failed = true;
+}
+
+extern void prism_usage_charged_start(void)
+{
+	charged.on = true;
+	charged.failed = false;
+	charged.n = 0;
+	prism_idmap_clear(charged.seen);
+}
+
+extern bool prism_usage_charged_stop(const uint32_t **ids, uint32_t *n)
+{
+	bool whole = charged.on && !charged.failed;
+
+	charged.on = false;
+	*ids = charged.ids;
+	*n = charged.n;
+	return whole;
+}
+
+extern void prism_usage_charged_fini(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+
+	assoc_mgr_lock(&locks);
+	free(charged.ids);
+	prism_idmap_free(charged.seen);
+	memset(&charged, 0, sizeof(charged));
+	assoc_mgr_unlock(&locks);
+}
+
 /* Charge 'c' to the QOS and the whole association chain of 'job_ptr'. */
 static void _charge_records(const job_record_t *job_ptr,
 			    const prism_usage_charge_t *c, int tres_cnt,
@@ -479,6 +553,7 @@ static void _charge_records(const job_record_t *job_ptr,
 			 assoc->usage->usage_raw, c->run_decay,
 			 assoc->usage->grp_used_wall);
 		_log_assoc_underflow(job_ptr->job_id, assoc, uf, n);
+		_list_charged(assoc);
 	}
 }
 

@@ -30,14 +30,6 @@ extern void prism_usage_conf_load(void);
  */
 extern void prism_usage_reset_if_due(prism_state_t *st, time_t now);
 
-/*
- * Decay all association and QOS usage (usage_raw, usage_tres_raw,
- * grp_used_wall, and an account's leaf_usage; QOS with NoDecay excepted)
- * for the time from 'last' to 'now'. Nothing happens when last is 0 or
- * not before now, without a half-life, or without slurmdbd. Takes the
- * assoc_mgr assoc and QOS write locks itself; call it without assoc_mgr
- * locks held.
- */
 /* One pass's usage decay: the factor and the TRES count. */
 typedef struct {
 	double decay;
@@ -65,7 +57,14 @@ extern void prism_usage_decay_assoc(const prism_decay_t *d,
 extern void prism_usage_decay_locked(const prism_decay_t *d,
 				     bool assocs_done);
 
-/* prepare, then decay all under the locks */
+/*
+ * Decay all association and QOS usage (usage_raw, usage_tres_raw,
+ * grp_used_wall, and an account's leaf_usage; QOS with NoDecay excepted)
+ * for the time from 'last' to 'now'. Nothing happens when last is 0 or
+ * not before now, without a half-life, or without slurmdbd. Takes the
+ * assoc_mgr assoc and QOS write locks itself; call it without assoc_mgr
+ * locks held.
+ */
 extern void prism_usage_decay(time_t last, time_t now);
 
 /*
@@ -95,6 +94,27 @@ extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
 					  bool at_end);
 
 /*
+ * The associations charged, for the usage snapshot's save: from
+ * prism_usage_charged_start() (which forgets the last list) until
+ * prism_usage_charged_stop(), every association a charge reaches (job and
+ * parents, in the pass or at a job's end) is listed, each once, by id.
+ * Start with the association write lock held, stop with the association
+ * lock held (read or write; the charges hold the write lock).
+ */
+extern void prism_usage_charged_start(void);
+
+/*
+ * Stop listing: the ids into *ids (this module's, valid until the next
+ * start) and their number into *n. Returns false when the list is not
+ * whole (out of memory, logged; or it was not started).
+ */
+extern bool prism_usage_charged_stop(const uint32_t **ids, uint32_t *n);
+
+/* Free the list; takes the association write lock (a job may still end on
+ * another thread). */
+extern void prism_usage_charged_fini(void);
+
+/*
  * After a controller restart (or a reconfig that cleared the assoc_mgr
  * counters), remove from grp_used_tres_run_secs the run-seconds running
  * jobs used before 'last_ran' (slurmctld re-adds the whole time limit
@@ -103,14 +123,6 @@ extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
  */
 extern void prism_usage_init_run_secs(time_t last_ran);
 
-/*
- * list_for_each() over a list of association records ('assocs', e.g.
- * assoc_mgr_assoc_list) calling fn(assoc, arg) for each, in list order,
- * with each record, its usage record and its 'tres_cnt' TRES usage
- * entries prefetched a few records ahead (the records are scattered; the
- * walks over every association are bound by their cache misses). fn's
- * return value is ignored. Caller holds the association lock fn needs.
- */
 /*
  * A walk over an array of association records prefetches the record
  * 3 * PRISM_ASSOC_STAGE records ahead, its usage record 2 * STAGE ahead
@@ -125,6 +137,14 @@ extern void prism_assoc_prefetch_usage(const slurmdb_assoc_rec_t *assoc);
 extern void prism_assoc_prefetch_tres(const slurmdb_assoc_rec_t *assoc,
 				      int tres_cnt);
 
+/*
+ * list_for_each() over a list of association records ('assocs', e.g.
+ * assoc_mgr_assoc_list) calling fn(assoc, arg) for each, in list order,
+ * with each record, its usage record and its 'tres_cnt' TRES usage
+ * entries prefetched a few records ahead (the records are scattered; the
+ * walks over every association are bound by their cache misses). fn's
+ * return value is ignored. Caller holds the association lock fn needs.
+ */
 extern void prism_assoc_list_walk(list_t *assocs, int tres_cnt,
 				  int (*fn)(void *x, void *arg),
 				  void *arg);

@@ -12,15 +12,19 @@
  *  the snapshot copies only the usage, under read locks, and writes it
  *  after letting them go.
  *
- *  Who copies: a Fair Tree pass has its fair-share walk, which comes after
- *  all of the pass's charges and writes every association back under the
- *  write lock, put each association's usage into the image as it goes
- *  (the stage; its lines are in cache then); the save adds the QOS under
- *  the QOS read lock. Other passes (the classic one charges after
- *  fair-share) have the save copy everything under the read locks. The
- *  image is then of the fair-share walk's moment rather than the save's:
- *  a job that ends in between is charged after it, as one that ends after
- *  the save is, and the next pass's snapshot has it.
+ *  Who copies: a pass's fair-share walk, which writes every association
+ *  back under the write lock, puts each association's usage into the image
+ *  as it goes (the stage; its lines are in cache then). What is charged
+ *  after it (the classic pass charges after fair-share; a job may end on
+ *  another thread before the save) is listed by the charge (usage_slurm.h),
+ *  and the save, under the read locks, puts those associations again (a
+ *  later record of an id wins when the image is read) and adds the QOS. The
+ *  image is then of the save's moment for everything charged and of the
+ *  walk's for the rest, which nothing but a charge changes in a pass (an
+ *  operator's RawUsage change in between is in the next pass's snapshot);
+ *  its "taken" time is the walk's, the older of the two, for the decision
+ *  at start. A walk that does not meet every association (one outside the
+ *  tree) leaves the save to copy everything under the read locks.
  *
  *  Order, so that nothing is charged twice: a pass charges, then its
  *  snapshot is written (with the pass's last_recalc and last_reset), then
@@ -145,7 +149,8 @@ static int _put_qos(void *x, void *arg)
 	return 0;
 }
 
-/* The stage (see usage_snap.h): the recalculation thread's only. */
+/* The stage (see usage_snap.h): the recalculation thread's only (the list
+ * of what was charged since is usage_slurm.c's). */
 static struct {
 	bool want;		/* the pass asked for it */
 	bool begun;		/* put_arg and head are set */
@@ -207,30 +212,6 @@ static bool _copy_end(put_arg_t *a, prism_usnap_head_t *h)
 	return !a->failed && _room(a);
 }
 
-/*
- * Copy the usage into snap_buf under the read locks: the records, their
- * end in *end, the image's header in *h. False when there is nothing to
- * save or no memory.
- */
-static bool _copy(prism_usnap_head_t *h, size_t *end)
-{
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
-				   .tres = READ_LOCK };
-	put_arg_t a = { 0 };
-	bool ok;
-
-	assoc_mgr_lock(&locks);
-	ok = _copy_begin(&a, h);
-	if (ok) {
-		prism_assoc_list_walk(assoc_mgr_assoc_list, h->tres_cnt,
-				      _put_assoc, &a);
-		ok = _copy_end(&a, h);
-	}
-	assoc_mgr_unlock(&locks);
-	*end = a.pos;
-	return ok;
-}
-
 extern void prism_usage_snap_stage_want(bool want)
 {
 	stage.want = want;
@@ -244,7 +225,27 @@ extern bool prism_usage_snap_stage_begin(void)
 		return false;
 	stage.whole = false;
 	stage.begun = _copy_begin(&stage.a, &stage.h);
+	if (stage.begun)
+		prism_usage_charged_start();
 	return stage.begun;
+}
+
+/*
+ * Put again, after a whole stage, the 'n' associations of 'ids' (charged
+ * since it began), found by id (those removed since are skipped): a later
+ * record of an id replaces an earlier one when the image is read. Caller
+ * holds the association read lock.
+ */
+static void _put_charged(put_arg_t *a, const uint32_t *ids, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		slurmdb_assoc_rec_t want = { .id = ids[i] };
+		slurmdb_assoc_rec_t *assoc = NULL;
+
+		(void) assoc_mgr_fill_in_assoc(NULL, &want, 0, &assoc, true);
+		if (assoc)
+			(void) _put_assoc(assoc, a);
+	}
 }
 
 extern void prism_usage_snap_stage_put(const slurmdb_assoc_rec_t *assoc)
@@ -257,29 +258,68 @@ extern void prism_usage_snap_stage_done(bool all)
 	stage.whole = stage.begun && all && !stage.a.failed;
 }
 
+/* How the save's copy went (for its log line). */
+typedef struct {
+	bool staged;		/* the associations were put by fair-share */
+	uint32_t again;		/* of them, charged since and put again */
+} copy_how_t;
+
 /*
- * A whole stage with the QOS added, under the QOS and TRES read locks: its
- * records' end in *end, the image's header in *h. The QOS count is
- * today's, and the image's bounds with it. False when out of memory or
- * the QOS list is gone.
+ * A whole stage: the 'n' associations of 'ids' (charged since it began)
+ * put again, the number put into *again, and the QOS added. The QOS count
+ * is today's, and the image's bounds with it. Caller holds the
+ * association, QOS and TRES read locks. False when out of memory.
  */
-static bool _stage_end(prism_usnap_head_t *h, size_t *end)
+static bool _stage_end(const uint32_t *ids, uint32_t n, uint32_t *again)
 {
-	assoc_mgr_lock_t locks = { .qos = READ_LOCK, .tres = READ_LOCK };
-	bool ok = false;
+	uint32_t staged = stage.a.n;
+
+	/* (the associations' room as counted at the begin) */
+	stage.h.assoc_cnt += n;
+	stage.a.room += n;
+	stage.h.qos_cnt = list_count(assoc_mgr_qos_list);
+	stage.a.max = prism_usnap_max_size(&stage.h);
+	if (!stage.a.max) {
+		error("%s: usage snapshot: too many records", plugin);
+		return false;
+	}
+	_put_charged(&stage.a, ids, n);
+	*again = stage.a.n - staged;
+	return _copy_end(&stage.a, &stage.h);
+}
+
+/*
+ * The usage into snap_buf under the read locks: from a whole stage when
+ * there is one and every association charged since was kept, else every
+ * record copied here. The records' end in *end, the image's header in
+ * *h, how in *how. False when there is nothing to save or no memory.
+ */
+static bool _copy(prism_usnap_head_t *h, size_t *end, copy_how_t *how)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	put_arg_t a = { 0 };
+	const uint32_t *ids;
+	uint32_t n;
+	bool ok, listed;
 
 	assoc_mgr_lock(&locks);
-	if (assoc_mgr_qos_list) {
-		stage.h.qos_cnt = list_count(assoc_mgr_qos_list);
-		/* (the associations' room as counted at the begin) */
-		stage.a.max = prism_usnap_max_size(&stage.h);
-		if (!stage.a.max)
-			error("%s: usage snapshot: too many records", plugin);
-		ok = stage.a.max && _copy_end(&stage.a, &stage.h);
+	listed = prism_usage_charged_stop(&ids, &n);
+	how->staged = stage.whole && listed && assoc_mgr_qos_list;
+	if (how->staged) {
+		ok = _stage_end(ids, n, &how->again);
+		a = stage.a;
+		*h = stage.h;
+	} else {
+		ok = _copy_begin(&a, h);
+		if (ok) {
+			prism_assoc_list_walk(assoc_mgr_assoc_list,
+					      h->tres_cnt, _put_assoc, &a);
+			ok = _copy_end(&a, h);
+		}
 	}
 	assoc_mgr_unlock(&locks);
-	*h = stage.h;
-	*end = stage.a.pos;
+	*end = a.pos;
 	return ok;
 }
 
@@ -287,11 +327,13 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 {
 	prism_usnap_head_t h;
 	int64_t cpu0 = _cpu_usec(), cpu_copy;
-	bool staged = stage.whole, ok = false;
+	copy_how_t how = { 0 };
+	bool ok = false;
 	size_t len;
+	char staged[96] = "";
 
 	if (xstrcmp(slurm_conf.state_save_location, "/dev/null"))
-		ok = staged ? _stage_end(&h, &len) : _copy(&h, &len);
+		ok = _copy(&h, &len, &how);
 	prism_usage_snap_stage_want(false);
 	if (!ok)
 		return;
@@ -303,10 +345,13 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 		 plugin, h.last_recalc);
 	if (prism_state_file_write_own(SNAP_NAME, snap_buf, len))
 		return;
-	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u associations, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us%s)",
+	if (how.staged)
+		snprintf(staged, sizeof(staged),
+			 ": associations put by fair-share, %u charged since put again",
+			 how.again);
+	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u association records, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us%s)",
 		 plugin, h.last_recalc, h.assoc_cnt, h.qos_cnt, len,
-		 _cpu_usec() - cpu0, cpu_copy - cpu0,
-		 staged ? ", QOS only: associations put by fair-share" : "");
+		 _cpu_usec() - cpu0, cpu_copy - cpu0, staged);
 }
 
 /* When slurmctld last saved its association usage (its file's header);
@@ -337,7 +382,8 @@ typedef struct {
 } apply_arg_t;
 
 /* Map the ids of the next 'n' records of the image, from *pos on, to
- * their offsets in 'ids'; false when out of memory. */
+ * their offsets in 'ids' (a later record of an id replaces an earlier
+ * one); false when out of memory. */
 static bool _index(const char *buf, const prism_usnap_head_t *h,
 		   size_t *pos, uint32_t n, prism_idmap_t *ids)
 {
@@ -429,9 +475,10 @@ static void _apply(const char *buf, const prism_usnap_head_t *h)
 		qos = a.applied;
 	}
 	assoc_mgr_unlock(&locks);
+	/* (an association put again after its charge is counted once) */
 	info("%s: usage snapshot of the pass at %" PRId64 " (taken at %" PRId64 ") applied to %u of its %u associations and %u of its %u QOS (the others no longer exist)",
-	     plugin, h->last_recalc, h->taken, assocs, h->assoc_cnt, qos,
-	     h->qos_cnt);
+	     plugin, h->last_recalc, h->taken, assocs,
+	     prism_idmap_count(assoc_ids), qos, h->qos_cnt);
 done:
 	prism_idmap_free(assoc_ids);
 	prism_idmap_free(qos_ids);
@@ -479,4 +526,5 @@ extern void prism_usage_snap_fini(void)
 	snap_buf = NULL;
 	snap_cap = 0;
 	prism_usage_snap_stage_want(false);
+	prism_usage_charged_fini();
 }

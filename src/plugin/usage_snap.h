@@ -20,24 +20,26 @@
  * Save the usage of every association and QOS with the times of the pass
  * that just charged it ('st': the state about to be saved). Call it
  * before prism_state_save() (see usage_snap.c on the order). Takes the
- * assoc_mgr association, QOS and TRES read locks for the copy only (QOS
- * and TRES only after a whole stage).
+ * assoc_mgr association, QOS and TRES read locks for the copy only.
  */
 extern void prism_usage_snap_save(const prism_state_t *st);
 
 /*
- * Staging, for a pass whose fair-share walk comes after all its charges
- * (Fair Tree): that walk puts each association's usage into the image as
- * it goes, with the association write lock held and the record's lines
- * in cache, instead of a walk of its own under the read locks when the
- * snapshot is saved. The recalculation thread says at the start of every
- * pass whether it wants one (true only when the pass will save the
- * snapshot; any stage left is dropped); the walk, holding the association
- * write lock, begins (false: nothing to stage), puts every association it
- * writes, and says when it is done whether it met every association.
- * prism_usage_snap_save() then adds the QOS to a whole stage or, when
- * there is none, copies everything itself; it drops the stage and the
- * wish either way.
+ * Staging: a pass's fair-share walk, which writes every association back
+ * under the association write lock, puts each association's usage into
+ * the image as it goes (the record's lines are in cache then) instead of
+ * a walk of its own under the read locks when the snapshot is saved. The
+ * associations charged after that walk (the classic pass charges after
+ * fair-share; a job may end on another thread meanwhile) are listed as
+ * they are charged and put again by the save. The recalculation thread
+ * says at the start of every pass whether it wants a stage (true only
+ * when the pass will save the snapshot; any stage left is dropped); the
+ * walk, holding the association write lock, begins (false: nothing to
+ * stage), puts every association it writes, and says when it is done
+ * whether it met every association. prism_usage_snap_save() then puts
+ * the charged associations again and adds the QOS to a whole stage or,
+ * when there is none (or the list of charged ones ran out of memory),
+ * copies everything itself; it drops the stage and the wish either way.
  */
 extern void prism_usage_snap_stage_want(bool want);
 extern bool prism_usage_snap_stage_begin(void);

@@ -30,8 +30,12 @@
  *        A QOS.  "normal" (id 1, priority 0) exists implicitly unless
  *        defined.  flags use sacctmgr names (NoDecay, ...).
  *    assoc ACCOUNT [parent=ACCOUNT] shares=N|parent [priority=N]
+ *          [detached=1]
  *        An account association.  The parent defaults to "root", which
  *        always exists (shares 1).  Accounts carry no usage of their own.
+ *        detached=1: its parent_id names no association, so assoc_mgr
+ *        leaves it (and its users) outside the tree ("Can't find parent
+ *        id ..."), as slurmctld does when an account's parent is gone.
  *    assoc USER@ACCOUNT shares=N|parent [usage=RAW] [uid=N] [priority=N]
  *        A user association.  usage is the raw (decayed, billing-weighted)
  *        usage in TRES-seconds; it is summed up the tree by assoc_mgr.
@@ -587,6 +591,7 @@ typedef struct w_assoc {
 	uint32_t uid;
 	int line;
 	uint32_t id, lft, rgt;
+	bool detached;			/* parent_id names no association */
 	slurmdb_assoc_rec_t *rec;	/* owned by assoc_mgr once built */
 	struct w_assoc **kids;		/* child associations, list order */
 	int nkids, maxkids;
@@ -1747,7 +1752,11 @@ static void _parse_assoc(int line, char **tok, int ntok)
 			have_uid = true;
 		} else if (!xstrcmp(tok[i], "priority"))
 			a->priority = _parse_u32(line, tok[i], val);
-		else
+		else if (!xstrcmp(tok[i], "detached")) {
+			if (a->user)
+				_world_error(line, "detached=1 is only valid on account associations");
+			a->detached = _parse_u32(line, tok[i], val);
+		} else
 			_world_error(line, "unknown assoc option '%s'",
 				     tok[i]);
 	}
@@ -2321,7 +2330,8 @@ static void _build_assoc_mgr(void)
 		rec->is_def = 1;
 		if (a != root) {
 			parent = _world_assoc(a->parent, NULL);
-			rec->parent_id = parent->id;
+			/* (next_id: past the last association's) */
+			rec->parent_id = a->detached ? next_id : parent->id;
 			if (!a->user)
 				rec->parent_acct = xstrdup(a->parent);
 		}

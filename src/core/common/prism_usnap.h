@@ -34,7 +34,9 @@
  * not zero (each with its TRES index): most associations use a few of
  * the TRES slurmctld counts, and the image is written after every pass.
  * Records are read in order (prism_usnap_next()); an adapter that looks
- * them up by id keeps their offsets.
+ * them up by id keeps their offsets. An id may have more than one record
+ * (one put when the usage was staged, one put again after a later
+ * charge): the last one holds its usage.
  */
 
 #define PRISM_USNAP_VERSION 1
