@@ -2,7 +2,9 @@
 # check-symbols.sh: priority_prism.so exports exactly the symbols Slurm
 # looks up in a priority plugin, nothing else. The list is read from the
 # Slurm source tree the plugin was built against (its priority interface's
-# syms[]), plus the five every plugin has.
+# syms[]), plus the five every plugin has. And it needs no prism_ symbol
+# from outside (a function of its own declared but not built would only
+# fail when slurmctld first calls it).
 set -u
 so="${top_builddir:-.}/src/plugin/.libs/priority_prism.so"
 [ -f "$so" ] || { echo "FAIL: $so not built"; exit 1; }
@@ -23,6 +25,12 @@ if [ "$got" != "$want" ]; then
 	printf '%s\n' "$got" >got.$$
 	diff want.$$ got.$$
 	rm -f want.$$ got.$$
+	exit 1
+fi
+undef=$(nm -D --undefined-only "$so" | awk '$2 ~ /^prism_/ {print $2}')
+if [ -n "$undef" ]; then
+	echo "FAIL: $so needs Prism's own symbols it does not define:"
+	echo "$undef"
 	exit 1
 fi
 version=$(nm -D --defined-only "$so" | awk '$3 == "plugin_version"')

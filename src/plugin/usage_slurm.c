@@ -461,40 +461,72 @@ static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 }
 
 /*
- * The associations charged (usage_slurm.h): their ids, each once, in the
- * order first charged. Changed only with the association write lock held
- * (the charges, start, fini) or by the one thread that stops it under the
- * read lock, when no charge can run: the association lock is its lock.
+ * The associations charged (usage_slurm.h): each once, in the order first
+ * charged, with its usage as of its last charge. Changed only with the
+ * association write lock held (the charges, start, fini) or by the one
+ * thread that stops it under the read lock, when no charge can run: the
+ * association lock is its lock.
  */
+typedef struct {
+	prism_usnap_rec_t r;
+	long double tres[];	/* charged.tres_cnt */
+} charged_rec_t;
+
 static struct {
 	bool on;
-	bool failed;		/* out of memory: an id was not kept */
+	bool failed;		/* out of memory, or the TRES count changed */
+	int tres_cnt;		/* as at the start */
+	size_t size;		/* of a record with its TRES */
 	uint32_t n;
 	uint32_t cap;
-	uint32_t *ids;
-	prism_idmap_t *seen;	/* id -> 1 */
+	char *recs;		/* n records of 'size' bytes */
+	prism_idmap_t *at;	/* id -> index in recs */
 } charged;
 
-/* List 'assoc' as charged, once. Caller holds the association write lock. */
-static void _list_charged(const slurmdb_assoc_rec_t *assoc)
+static charged_rec_t *_charged_rec(uint32_t i)
 {
-	if (!charged.on || charged.failed ||
-	    prism_idmap_get(charged.seen, assoc->id, NULL))
-		return;
-	if (!charged.seen && !(charged.seen = prism_idmap_create()))
-		goto oom;
-	if (charged.n == charged.cap) {
-		uint32_t cap = charged.cap ? charged.cap * 2 : 1024;
-		uint32_t *ids = realloc(charged.ids, cap * sizeof(*ids));
+	return (charged_rec_t *) (charged.recs + (size_t) i * charged.size);
+}
 
-		if (!ids)
-			goto oom;
-		charged.ids = ids;
-		charged.cap = cap;
+/*
+ * List 'assoc' (once) with its usage now, after a charge. Caller holds
+ * the association write lock; 'tres_cnt' is the charge's.
+ */
+static void _list_charged(const slurmdb_assoc_rec_t *assoc, int tres_cnt)
+{
+	const slurmdb_assoc_usage_t *usage = assoc->usage;
+	charged_rec_t *c;
+	uint32_t i;
+
+	if (!charged.on || charged.failed)
+		return;
+	if (tres_cnt != charged.tres_cnt) {
+		charged.failed = true;
+		return;
 	}
-	if (prism_idmap_put(charged.seen, assoc->id, 1))
-		goto oom;
-	charged.ids[charged.n++] = assoc->id;
+	if (!prism_idmap_get(charged.at, assoc->id, &i)) {
+		if (charged.n == charged.cap) {
+			uint32_t cap = charged.cap ? charged.cap * 2 : 1024;
+			char *recs = realloc(charged.recs, cap * charged.size);
+
+			if (!recs)
+				goto oom;
+			charged.recs = recs;
+			charged.cap = cap;
+		}
+		if (prism_idmap_put(charged.at, assoc->id, charged.n))
+			goto oom;
+		i = charged.n++;
+	}
+	c = _charged_rec(i);
+	c->r = (prism_usnap_rec_t) { .id = assoc->id,
+				     .grp_used_wall = usage->grp_used_wall,
+				     .usage_raw = usage->usage_raw };
+	if (tres_cnt && usage->usage_tres_raw)
+		memcpy(c->tres, usage->usage_tres_raw,
+		       tres_cnt * sizeof(long double));
+	else if (tres_cnt)
+		memset(c->tres, 0, tres_cnt * sizeof(long double));
 	return;
 oom:
 	error("%s: out of memory listing the associations charged; the usage snapshot copies every association",
@@ -504,20 +536,47 @@ oom:
 
 extern void prism_usage_charged_start(void)
 {
+	int tres_cnt = _tres_cnt() > 0 ? _tres_cnt() : 0;
+	size_t size = sizeof(charged_rec_t) + tres_cnt * sizeof(long double);
+
 	charged.on = true;
 	charged.failed = false;
 	charged.n = 0;
-	prism_idmap_clear(charged.seen);
+	if (size != charged.size) {
+		/* (a TRES count not seen before: the records change size) */
+		free(charged.recs);
+		charged.recs = NULL;
+		charged.cap = 0;
+		charged.size = size;
+	}
+	charged.tres_cnt = tres_cnt;
+	if (!charged.at)
+		charged.at = prism_idmap_create();
+	prism_idmap_clear(charged.at);
+	if (!charged.at) {
+		error("%s: out of memory listing the associations charged; the usage snapshot copies every association",
+		      plugin);
+		charged.failed = true;
+	}
 }
 
-extern bool prism_usage_charged_stop(const uint32_t **ids, uint32_t *n)
+extern bool prism_usage_charged_stop(uint32_t *n, uint32_t *tres_cnt)
 {
 	bool whole = charged.on && !charged.failed;
 
 	charged.on = false;
-	*ids = charged.ids;
 	*n = charged.n;
+	*tres_cnt = charged.tres_cnt;
 	return whole;
+}
+
+extern const long double *prism_usage_charged_get(uint32_t i,
+						  prism_usnap_rec_t *r)
+{
+	const charged_rec_t *c = _charged_rec(i);
+
+	*r = c->r;
+	return c->tres;
 }
 
 extern void prism_usage_charged_fini(void)
@@ -525,8 +584,8 @@ extern void prism_usage_charged_fini(void)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 
 	assoc_mgr_lock(&locks);
-	free(charged.ids);
-	prism_idmap_free(charged.seen);
+	free(charged.recs);
+	prism_idmap_free(charged.at);
 	memset(&charged, 0, sizeof(charged));
 	assoc_mgr_unlock(&locks);
 }
@@ -553,7 +612,7 @@ static void _charge_records(const job_record_t *job_ptr,
 			 assoc->usage->usage_raw, c->run_decay,
 			 assoc->usage->grp_used_wall);
 		_log_assoc_underflow(job_ptr->job_id, assoc, uf, n);
-		_list_charged(assoc);
+		_list_charged(assoc, tres_cnt);
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include "ctl.h"
 #include "prism_state.h"
+#include "prism_usnap.h"
 
 /*
  * Re-read the usage settings (PriorityDecayHalfLife,
@@ -97,18 +98,28 @@ extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
  * The associations charged, for the usage snapshot's save: from
  * prism_usage_charged_start() (which forgets the last list) until
  * prism_usage_charged_stop(), every association a charge reaches (job and
- * parents, in the pass or at a job's end) is listed, each once, by id.
- * Start with the association write lock held, stop with the association
- * lock held (read or write; the charges hold the write lock).
+ * parents, in the pass or at a job's end) is listed once, by id, with its
+ * usage as of its last charge (copied while the charge holds the lock: a
+ * record may be gone by the time the list is read). Start with the
+ * association write lock held, stop with the association lock held (read
+ * or write; the charges hold the write lock).
  */
 extern void prism_usage_charged_start(void);
 
 /*
- * Stop listing: the ids into *ids (this module's, valid until the next
- * start) and their number into *n. Returns false when the list is not
- * whole (out of memory, logged; or it was not started).
+ * Stop listing: the number listed into *n and their TRES count into
+ * *tres_cnt. Returns false when the list is not whole (out of memory,
+ * logged; the TRES count changed; or it was not started).
  */
-extern bool prism_usage_charged_stop(const uint32_t **ids, uint32_t *n);
+extern bool prism_usage_charged_stop(uint32_t *n, uint32_t *tres_cnt);
+
+/*
+ * The i-th association listed (i < n of the last stop): its usage into *r;
+ * returns its tres_cnt TRES usages (this module's, valid until the next
+ * start; the caller needs no lock).
+ */
+extern const long double *prism_usage_charged_get(uint32_t i,
+						  prism_usnap_rec_t *r);
 
 /* Free the list; takes the association write lock (a job may still end on
  * another thread). */

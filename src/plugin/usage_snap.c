@@ -16,15 +16,16 @@
  *  back under the write lock, puts each association's usage into the image
  *  as it goes (the stage; its lines are in cache then). What is charged
  *  after it (the classic pass charges after fair-share; a job may end on
- *  another thread before the save) is listed by the charge (usage_slurm.h),
- *  and the save, under the read locks, puts those associations again (a
- *  later record of an id wins when the image is read) and adds the QOS. The
- *  image is then of the save's moment for everything charged and of the
- *  walk's for the rest, which nothing but a charge changes in a pass (an
- *  operator's RawUsage change in between is in the next pass's snapshot);
- *  its "taken" time is the walk's, the older of the two, for the decision
- *  at start. A walk that does not meet every association (one outside the
- *  tree) leaves the save to copy everything under the read locks.
+ *  another thread before the save) is listed by the charge with the usage
+ *  it left (usage_slurm.h), and the save puts those records again (a later
+ *  record of an id wins when the image is read) and adds the QOS under the
+ *  read locks. The image is then of the save's moment for everything
+ *  charged and of the walk's for the rest, which nothing but a charge
+ *  changes in a pass (an operator's RawUsage change in between is in the
+ *  next pass's snapshot); its "taken" time is the walk's, the older of the
+ *  two, for the decision at start. A walk that does not meet every
+ *  association (one outside the tree) leaves the save to copy everything
+ *  under the read locks.
  *
  *  Order, so that nothing is charged twice: a pass charges, then its
  *  snapshot is written (with the pass's last_recalc and last_reset), then
@@ -231,20 +232,18 @@ extern bool prism_usage_snap_stage_begin(void)
 }
 
 /*
- * Put again, after a whole stage, the 'n' associations of 'ids' (charged
- * since it began), found by id (those removed since are skipped): a later
- * record of an id replaces an earlier one when the image is read. Caller
- * holds the association read lock.
+ * Put again, after a whole stage, the 'n' associations charged since it
+ * began, with their usage as of their last charge (usage_slurm.h): a
+ * later record of an id replaces an earlier one when the image is read.
  */
-static void _put_charged(put_arg_t *a, const uint32_t *ids, uint32_t n)
+static void _put_charged(put_arg_t *a, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		slurmdb_assoc_rec_t want = { .id = ids[i] };
-		slurmdb_assoc_rec_t *assoc = NULL;
+	for (uint32_t i = 0; i < n && _room(a); i++) {
+		prism_usnap_rec_t r;
+		const long double *tres = prism_usage_charged_get(i, &r);
 
-		(void) assoc_mgr_fill_in_assoc(NULL, &want, 0, &assoc, true);
-		if (assoc)
-			(void) _put_assoc(assoc, a);
+		prism_usnap_put(snap_buf, &a->pos, a->tres_cnt, &r, tres);
+		a->n++;
 	}
 }
 
@@ -265,15 +264,13 @@ typedef struct {
 } copy_how_t;
 
 /*
- * A whole stage: the 'n' associations of 'ids' (charged since it began)
- * put again, the number put into *again, and the QOS added. The QOS count
- * is today's, and the image's bounds with it. Caller holds the
- * association, QOS and TRES read locks. False when out of memory.
+ * A whole stage: the 'n' associations charged since it began put again,
+ * and the QOS added. The QOS count is today's, and the image's bounds
+ * with it. Caller holds the QOS and TRES read locks. False when out of
+ * memory.
  */
-static bool _stage_end(const uint32_t *ids, uint32_t n, uint32_t *again)
+static bool _stage_end(uint32_t n)
 {
-	uint32_t staged = stage.a.n;
-
 	/* (the associations' room as counted at the begin) */
 	stage.h.assoc_cnt += n;
 	stage.a.room += n;
@@ -283,8 +280,7 @@ static bool _stage_end(const uint32_t *ids, uint32_t n, uint32_t *again)
 		error("%s: usage snapshot: too many records", plugin);
 		return false;
 	}
-	_put_charged(&stage.a, ids, n);
-	*again = stage.a.n - staged;
+	_put_charged(&stage.a, n);
 	return _copy_end(&stage.a, &stage.h);
 }
 
@@ -299,15 +295,16 @@ static bool _copy(prism_usnap_head_t *h, size_t *end, copy_how_t *how)
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 				   .tres = READ_LOCK };
 	put_arg_t a = { 0 };
-	const uint32_t *ids;
-	uint32_t n;
+	uint32_t n, tres_cnt;
 	bool ok, listed;
 
 	assoc_mgr_lock(&locks);
-	listed = prism_usage_charged_stop(&ids, &n);
-	how->staged = stage.whole && listed && assoc_mgr_qos_list;
+	listed = prism_usage_charged_stop(&n, &tres_cnt);
+	how->staged = stage.whole && listed && assoc_mgr_qos_list &&
+		      (tres_cnt == stage.h.tres_cnt);
 	if (how->staged) {
-		ok = _stage_end(ids, n, &how->again);
+		how->again = n;
+		ok = _stage_end(n);
 		a = stage.a;
 		*h = stage.h;
 	} else {
