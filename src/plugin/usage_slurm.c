@@ -474,8 +474,10 @@ typedef struct {
 
 static struct {
 	bool on;
-	bool failed;		/* out of memory, or the TRES count changed */
+	bool failed;		/* out of memory, too many, or the TRES count
+				 * changed */
 	int tres_cnt;		/* as at the start */
+	uint32_t max;		/* the most listed */
 	size_t size;		/* of a record with its TRES */
 	uint32_t n;
 	uint32_t cap;
@@ -505,6 +507,10 @@ static void _list_charged(const slurmdb_assoc_rec_t *assoc, int tres_cnt)
 		return;
 	}
 	if (!prism_idmap_get(charged.at, assoc->id, &i)) {
+		if (charged.n == charged.max) {
+			charged.failed = true;
+			return;
+		}
 		if (charged.n == charged.cap) {
 			uint32_t cap = charged.cap ? charged.cap * 2 : 1024;
 			char *recs = realloc(charged.recs, cap * charged.size);
@@ -534,7 +540,7 @@ oom:
 	charged.failed = true;
 }
 
-extern void prism_usage_charged_start(void)
+extern void prism_usage_charged_start(uint32_t max)
 {
 	int tres_cnt = _tres_cnt() > 0 ? _tres_cnt() : 0;
 	size_t size = sizeof(charged_rec_t) + tres_cnt * sizeof(long double);
@@ -542,6 +548,7 @@ extern void prism_usage_charged_start(void)
 	charged.on = true;
 	charged.failed = false;
 	charged.n = 0;
+	charged.max = max;
 	if (size != charged.size) {
 		/* (a TRES count not seen before: the records change size) */
 		free(charged.recs);

@@ -100,16 +100,17 @@ extern bool prism_usage_charge_job_locked(job_record_t *job_ptr,
  * prism_usage_charged_stop(), every association a charge reaches (job and
  * parents, in the pass or at a job's end) is listed once, by id, with its
  * usage as of its last charge (copied while the charge holds the lock: a
- * record may be gone by the time the list is read). Start with the
- * association write lock held, stop with the association lock held (read
- * or write; the charges hold the write lock).
+ * record may be gone by the time the list is read), up to 'max' of them.
+ * Start with the association write lock held, stop with the association
+ * lock held (read or write; the charges hold the write lock).
  */
-extern void prism_usage_charged_start(void);
+extern void prism_usage_charged_start(uint32_t max);
 
 /*
  * Stop listing: the number listed into *n and their TRES count into
- * *tres_cnt. Returns false when the list is not whole (out of memory,
- * logged; the TRES count changed; or it was not started).
+ * *tres_cnt. Returns false when the list is not whole (more than 'max'
+ * charged; out of memory, logged; the TRES count changed; or it was not
+ * started).
  */
 extern bool prism_usage_charged_stop(uint32_t *n, uint32_t *tres_cnt);
 

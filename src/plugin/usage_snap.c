@@ -226,8 +226,10 @@ extern bool prism_usage_snap_stage_begin(void)
 		return false;
 	stage.whole = false;
 	stage.begun = _copy_begin(&stage.a, &stage.h);
+	/* (more than a quarter charged after the walk: cheaper to copy all
+	 * than to list them and grow the image) */
 	if (stage.begun)
-		prism_usage_charged_start();
+		prism_usage_charged_start(MAX(stage.h.assoc_cnt / 4, 1024));
 	return stage.begun;
 }
 
