@@ -5,6 +5,10 @@
 # is older than the last pass):
 #  - after a pass, a restart comes back with the usage of that pass (every
 #    association's and QOS's usage_raw), not the world's;
+#  - whoever copied it: the fair-share walk (Fair Tree), the walk and then
+#    the save for what was charged after it (classic), or the save alone
+#    (an association outside the tree; more than a quarter of them
+#    charged after the walk);
 #  - a snapshot older than slurmctld's own usage file (assoc_usage header)
 #    is not applied;
 #  - a damaged snapshot is reported as "damaged" and ignored;
@@ -122,6 +126,45 @@ for algo in fairtree classic detached; do
 		ko "$algo: snapshot copy or restore"
 		grep -i "usage snapshot" "$tmp/$algo.err" "$tmp/$algo-b.err"
 		usage "$tmp/$algo-b.out" | diff "$tmp/$algo.usage" - | head
+	fi
+done
+
+# ---- how many charged after the walk ------------------------------------
+# The save puts again at most a quarter of the associations (at least
+# 1,024): a classic pass over a generated world of 5,688 associations
+# whose ~700 running jobs charge fewer puts them again; one whose ~3,600
+# running jobs charge ~2,500 users has the save copy everything. Either
+# way the restart comes back with the pass's usage.
+for crowd in few:6000 many:30000; do
+	name=${crowd%%:*}
+	"$top_srcdir/tests/harness/gen-world.sh" -u 5000 -j "${crowd#*:}" \
+		>"$tmp/$name.world"
+	{
+		cat "$top_srcdir/tests/harness/big.conf"
+		echo "DebugFlags=Priority"
+		echo "PriorityFlags=NO_FAIR_TREE"
+	} >"$tmp/$name.conf"
+	run "$name" "$tmp/$name" "$now" --last-ran $((now - 3600)) \
+		--conf "$tmp/$name.conf" --world "$tmp/$name.world" -v -v
+	run "$name-b" "$tmp/$name" $((now + 60)) --pass none \
+		--conf "$tmp/$name.conf" --world "$tmp/$name.world"
+	run "$name-w" "$tmp/$name-w" "$now" --pass none \
+		--conf "$tmp/$name.conf" --world "$tmp/$name.world"
+	if [ "$name" = few ]; then
+		want="put by fair-share, [1-9][0-9]* charged since put again)"
+	else
+		want="copy under the read locks [0-9]* us)"
+	fi
+	usage "$tmp/$name.out" >"$tmp/$name.usage"
+	if grep -q "usage snapshot: written pass $now, [0-9]* association records, .*$want" \
+		"$tmp/$name.err" &&
+		! usage "$tmp/$name-w.out" | cmp -s - "$tmp/$name.usage" &&
+		usage "$tmp/$name-b.out" | cmp -s - "$tmp/$name.usage"; then
+		ok "$name charged after the walk: $(sed -n 's/.*written pass .*, \([0-9]* association records\), .*CPU [0-9]* us (\(.*\))$/\1; \2/p' "$tmp/$name.err"), the restart has the pass's usage"
+	else
+		ko "$name charged after the walk"
+		grep -i "usage snapshot" "$tmp/$name.err" "$tmp/$name-b.err"
+		usage "$tmp/$name-b.out" | diff "$tmp/$name.usage" - | head
 	fi
 done
 
