@@ -38,8 +38,9 @@ extern void prism_usage_snap_save(const prism_state_t *st);
  * stage), puts every association it writes, and says when it is done
  * whether it met every association. prism_usage_snap_save() then puts
  * the charged associations again and adds the QOS to a whole stage or,
- * when there is none (or the list of charged ones ran out of memory),
- * copies everything itself; it drops the stage and the wish either way.
+ * when there is none or the list is not whole (more than a quarter of
+ * the associations charged, out of memory), copies everything itself; it
+ * drops the stage and the wish either way.
  */
 extern void prism_usage_snap_stage_want(bool want);
 extern bool prism_usage_snap_stage_begin(void);
