@@ -37,7 +37,12 @@
 # Environment: PRISM_PLUGIN_DIR (passed to cluster-start.sh),
 # PRISM_CRASH_KILLS (timed kills, default 0; then the one inside a pass
 # and the one inside the save),
-# PRISM_CRASH_JOBS (default 10000).
+# PRISM_CRASH_JOBS (default 10000),
+# PRISM_CRASH_CLASSIC=1: the default policy on classic fair-share
+# (PriorityFlags=NO_FAIR_TREE) instead of Moab's on Fair Tree: the pass
+# charges after its fair-share walk, so the snapshot holds the walk's
+# copy and the associations charged since put again (test-crash-classic.sh);
+# no Moab usage file to check then.
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
 set -euo pipefail
@@ -50,7 +55,12 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 KILLS=${PRISM_CRASH_KILLS:-0}
 N_JOBS=${PRISM_CRASH_JOBS:-10000}
-cluster_test_begin crash
+CLASSIC=${PRISM_CRASH_CLASSIC:-0}
+if ((CLASSIC)); then
+    cluster_test_begin crash-classic
+else
+    cluster_test_begin crash
+fi
 
 cc -O2 -o "$DIR/submit-many" "$HERE/submit-many.c" -lslurm ||
     die "cannot build submit-many (libslurm-dev missing?)"
@@ -66,8 +76,13 @@ FSUSERWEIGHT     100
 USERCFG[nobody]  FSTARGET=50
 EOF
 export PRISM_PRIORITY_TYPE=priority/prism
-export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY
+if ((CLASSIC)); then
+    export PRISM_SLURM_CONF_EXTRA="PriorityFlags=NO_FAIR_TREE
 MaxJobCount=40000"
+else
+    export PRISM_SLURM_CONF_EXTRA="PriorityParameters=policy=moab,config=$POLICY
+MaxJobCount=40000"
+fi
 export PRISM_SLURMCTLD_DEBUG=info
 
 log "starting cluster in $DIR"
@@ -111,6 +126,7 @@ raw() {
         awk -F'|' -v u="$1" '$2 == u { print $3 }' | tail -n 1
 }
 nobody_pct() {
+    ((CLASSIC)) && { echo 0; return; }
     awk '$1 == "total" { for (i = 2; i <= NF; i++) t += $i }
          $1 == "user" && $2 == "nobody" { for (i = 3; i <= NF; i++) u += $i }
          END { if (t > 0) printf "%.6f\n", 100 * u / t; else print 0 }' \
@@ -233,9 +249,25 @@ for ((k = 1; k <= KILLS + 2; k++)); do
         ((cont == 1)) || verdict=1
     fi
     end=$after
+    share=""
+    ((CLASSIC)) || share=" Moab share $pct0% -> $pct2%;"
     check "kill $k $at ($where): state and usage intact" "$verdict" \
-        "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2; Moab share $pct0% -> $pct2%; damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
+        "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2;$share damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
 done
+
+if ((CLASSIC)); then
+    # the classic pass's snapshot: the walk's copy, then the associations
+    # charged after it put again (the restarted slurmctld logs it once
+    # DebugFlags=Priority is on again, at verbose level)
+    mark=$(wc -l <"$LOGF")
+    scontrol setdebugflags +Priority
+    scontrol setdebug verbose
+    wait_pass >/dev/null || check "a pass with DebugFlags=Priority" 1
+    line=$(tail -n +"$mark" "$LOGF" | grep 'usage snapshot: written' | tail -n 1 || true)
+    again=$(sed -n 's/.*associations put by fair-share, \([0-9]*\) charged since put again.*/\1/p' <<<"$line")
+    check "a classic pass's snapshot puts the associations charged after its walk again" \
+        "$((${again:-0} == 0))" "${line#*usage snapshot: }"
+fi
 
 FINISHED=1
 ((FAILED == 0))
