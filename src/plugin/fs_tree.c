@@ -28,16 +28,15 @@ static slurmdb_assoc_rec_t **recs;
  * The nodes are numbered breadth first, each node's children in list
  * order, so the children's index array in list order is 1, 2, ..., n - 1
  * and each node's children are a range of indices. ranked[]: the order
- * the last Fair Tree run left them in (its ranking); shape[]: each node's
- * number of children then. When this pass's tree has the same shape (the
- * same ranges), each sibling set is sorted starting from its last
- * ranking, one comparison per node where the levels kept their order
- * (prism_fairtree_rerun()). ranked_n: the nodes then, 0 for none.
+ * the last Fair Tree run left them in (its ranking), of ranked_n nodes (0
+ * for none). A pass with as many nodes ranks each sibling set starting
+ * from there, one comparison per node where the levels kept their order;
+ * when the tree changed shape meanwhile, prism_fairtree_rerun() says so
+ * and the pass ranks from list order.
  */
 static uint32_t *ranked;
-static uint32_t *shape;
 static size_t ranked_n;
-static size_t cap;		/* of nodes[], ranked[] and shape[] */
+static size_t cap;		/* of nodes[] and ranked[] */
 static size_t recs_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
@@ -59,7 +58,6 @@ static void _grow(size_t need)
 	cap = need < 2 * cap ? 2 * cap : need;
 	xrecalloc(nodes, cap, sizeof(*nodes));
 	xrecalloc(ranked, cap, sizeof(*ranked));
-	xrecalloc(shape, cap, sizeof(*shape));
 }
 
 /* Where _add_child() puts the next child of node 'parent'. */
@@ -90,10 +88,9 @@ static int _add_child(void *x, void *arg)
 /*
  * Number the tree breadth first from the root, each node's fair-share
  * children (children_list) in list order, each list walked under one
- * lock of its own. Returns the node count; *same: the tree has the shape
- * of the last ranked one.
+ * lock of its own. Returns the node count.
  */
-static size_t _build_tree(bool *same)
+static size_t _build_tree(void)
 {
 	build_t b = { .n = 1 };
 
@@ -112,11 +109,7 @@ static size_t _build_tree(bool *same)
 		nodes[b.parent].n_children = 0;
 		if (children)
 			(void) list_for_each(children, _add_child, &b);
-		if (nodes[b.parent].n_children != shape[b.parent])
-			*same = false;
-		shape[b.parent] = nodes[b.parent].n_children;
 	}
-	*same = *same && ranked_n && (b.n == ranked_n);
 	return b.n;
 }
 
@@ -179,22 +172,24 @@ static bool _all_walked(size_t n)
 static bool _fair_tree(const prism_decay_t *d)
 {
 	prism_error_t err = { "" };
-	bool same = true;
-	size_t n = _build_tree(&same);
+	size_t n = _build_tree();
 	bool all = _all_walked(n);
 	bool stage = prism_usage_snap_stage_begin();
+	int rc = 1;
 	bool ok;
 
-	if (same) {
-		/* from the last ranking (same ranges of indices) */
-		ok = !prism_fairtree_rerun(nodes, n, ranked, n - 1,
-					   g_user_assoc_count, &err);
-	} else {
+	if (ranked_n && (n == ranked_n)) {
+		/* from the last ranking (1: the tree changed shape) */
+		rc = prism_fairtree_rerun(nodes, n, ranked, n - 1,
+					  g_user_assoc_count, &err);
+	}
+	if (rc == 1) {
 		for (size_t i = 0; i + 1 < n; i++)
 			ranked[i] = i + 1;	/* list order */
-		ok = !prism_fairtree_run(nodes, n, ranked, n - 1,
-					 g_user_assoc_count, &err);
+		rc = prism_fairtree_run(nodes, n, ranked, n - 1,
+					g_user_assoc_count, &err);
 	}
+	ok = !rc;
 	ranked_n = ok ? n : 0;
 	if (!ok)
 		error("%s: Fair Tree: %s", PRISM_PLUGIN_TYPE, err.text);
@@ -245,7 +240,6 @@ extern void prism_fs_tree_fini(void)
 	xfree(nodes);
 	xfree(recs);
 	xfree(ranked);
-	xfree(shape);
 	ranked_n = 0;
 	xfree(sibling_norms);
 	cap = 0;

@@ -24,6 +24,7 @@ typedef struct {
 	uint32_t *tmp;		/* room for the largest sibling set */
 	struct ft_key *keys;	/* the same, twice (key, then merge room) */
 	bool any_order;		/* slices in any order, ties by index */
+	bool reshaped;		/* (any_order) a slice is not its range */
 	prism_error_t *err;
 } walk_t;
 
@@ -282,16 +283,33 @@ extern bool prism_fairtree_sort(const prism_ft_node_t *nodes,
 	return used;
 }
 
-static bool _slice_ok(const walk_t *w, const prism_ft_node_t *node)
+/*
+ * Is the slice of 'node' in range? Any order (a rerun): does it hold only
+ * the node's own children, first_child + 1 .. first_child + n_children (the
+ * numbering's range)? A slice that does not was ranked in a tree of
+ * another shape: w->reshaped is set, no error.
+ */
+static bool _slice_ok(walk_t *w, const prism_ft_node_t *node)
 {
+	const uint32_t *kids = w->children + node->first_child;
+
 	if ((size_t) node->first_child + node->n_children > w->n_children) {
 		prism_error_set(w->err, "children slice out of range");
 		return false;
 	}
+	if (w->any_order) {
+		for (uint32_t i = 0; i < node->n_children; i++)
+			if (kids[i] - node->first_child - 1 >=
+			    node->n_children) {
+				w->reshaped = true;
+				return false;
+			}
+		return true;
+	}
 	for (uint32_t i = 0; i < node->n_children; i++)
-		if (w->children[node->first_child + i] >= w->n) {
+		if (kids[i] >= w->n) {
 			prism_error_set(w->err, "child index %u out of range",
-					w->children[node->first_child + i]);
+					kids[i]);
 			return false;
 		}
 	return true;
@@ -378,7 +396,7 @@ static int _run(prism_ft_node_t *nodes, size_t n, uint32_t *children,
 	rc = _walk(&w, &nodes[0], false, 0);
 	free(w.tmp);
 	free(w.keys);
-	return rc;
+	return w.reshaped ? 1 : rc;
 }
 
 extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,

@@ -78,7 +78,13 @@ extern int prism_fairtree_run(prism_ft_node_t *nodes, size_t n,
  * (the ranking of a tree of the same shape), a sibling set whose levels
  * kept their order costs one comparison per node instead of a sort.
  * The results, and the slices' order after the run, are those of
- * prism_fairtree_run() on the slices in list order.
+ * prism_fairtree_run() on the slices in list order. Each node's slice
+ * must hold its children's range of indices (first_child + 1 ..
+ * first_child + n_children), as the last run of a tree of the same shape
+ * and node count left it: when one does not (the tree changed shape),
+ * returns 1, with the nodes and slices partly updated, for a run from
+ * list order. So a caller needs to keep only the last ranking and its
+ * node count.
  */
 extern int prism_fairtree_rerun(prism_ft_node_t *nodes, size_t n,
 				uint32_t *children, size_t n_children_total,

@@ -414,6 +414,77 @@ START_TEST(test_rerun_same_as_run)
 }
 END_TEST
 
+/*
+ * A ranking left by a tree of another shape with as many nodes (a child
+ * moved from one account to the next): the rerun says so (1) when a slice
+ * holds another node's child, and then a run from list order gives the
+ * right results; when every slice still holds its own range, its results
+ * are the run's.
+ */
+START_TEST(test_rerun_reshaped)
+{
+	static prism_ft_node_t a[RN], b[RN];
+	static uint32_t ca[RN], cb[RN];
+	unsigned seed = 777;
+	int said = 0, fit = 0;
+
+	for (int round = 0; round < 300; round++) {
+		uint32_t users;
+		size_t n = _random_bfs(a, ca, &users, &seed);
+		prism_error_t err = { "" };
+		size_t p;
+		int rc;
+
+		for (p = 0; p + 1 < n; p++)
+			if (!a[p].is_user && !a[p + 1].is_user &&
+			    (a[p].n_children >= 2) &&
+			    (a[p + 1].first_child ==
+			     a[p].first_child + a[p].n_children))
+				break;
+		if (p + 1 >= n)
+			continue;
+		ck_assert_int_eq(prism_fairtree_run(a, n, ca, n - 1, users,
+						    &err), 0);
+		/* the last child of p moves to p + 1 (first of its set) */
+		a[p].n_children--;
+		a[p + 1].first_child--;
+		a[p + 1].n_children++;
+		a[a[p + 1].first_child + 1].fs_parent = p + 1;
+		for (size_t i = n - 1; i > 0; i--)
+			if (!a[i].is_user)
+				a[i].usage_raw = 0;
+		for (size_t i = n - 1; i > 0; i--)
+			a[a[i].fs_parent].usage_raw += a[i].usage_raw;
+		memcpy(b, a, sizeof(*b) * n);
+		memcpy(cb, ca, sizeof(*cb) * (n - 1));
+		rc = prism_fairtree_rerun(b, n, cb, n - 1, users, &err);
+		ck_assert_msg(rc == 0 || rc == 1, "round %d: %d (%s)", round,
+			      rc, err.text);
+		for (size_t i = 0; i < n - 1; i++)
+			ca[i] = i + 1;
+		ck_assert_int_eq(prism_fairtree_run(a, n, ca, n - 1, users,
+						    &err), 0);
+		if (rc == 1) {
+			said++;
+			/* (on the nodes the rerun left partly updated) */
+			for (size_t i = 0; i < n - 1; i++)
+				cb[i] = i + 1;
+			ck_assert_int_eq(prism_fairtree_run(b, n, cb, n - 1,
+							    users, &err), 0);
+		} else {
+			fit++;
+		}
+		ck_assert_mem_eq(ca, cb, sizeof(*ca) * (n - 1));
+		for (size_t i = 1; i < n; i++)
+			if (a[i].is_user)
+				ck_assert(a[i].fs_factor == b[i].fs_factor);
+	}
+	/* both ways were taken */
+	ck_assert_int_gt(said, 10);
+	ck_assert_int_gt(fit, 0);
+}
+END_TEST
+
 extern Suite *fairtree_suite(void)
 {
 	Suite *s = suite_create("fairtree");
@@ -426,6 +497,7 @@ extern Suite *fairtree_suite(void)
 	tcase_add_test(tc, test_bad_trees);
 	tcase_add_test(tc, test_sort_keys_same_order);
 	tcase_add_test(tc, test_rerun_same_as_run);
+	tcase_add_test(tc, test_rerun_reshaped);
 	suite_add_tcase(s, tc);
 	return s;
 }
