@@ -939,6 +939,8 @@ static bench_holds_t bench_main_job;	/* main thread, sprio window */
 static bench_assoc_hold_t bench_assoc[BENCH_MAX_ASSOC_HOLDS];
 static int bench_assoc_cnt = 0;
 static uint64_t bench_pass_cpu_ns = 0, bench_pass_wall_ns = 0;
+/* the pass's thread: minor faults, involuntary and voluntary switches */
+static long bench_pass_minflt, bench_pass_nivcsw, bench_pass_nvcsw;
 static int bench_passes_seen = 0;	/* passes ended so far */
 static bool bench_first_lock_seen = false;
 static bool passes_started = false;	/* the gate opened after submit */
@@ -946,6 +948,7 @@ static uint64_t ev_base = 0;		/* ev_state when it opened */
 static void _bench_pass(const char *prefix);
 static __thread bool tl_cpu0_set = false;
 static __thread struct timespec tl_cpu0;
+static __thread struct rusage tl_ru0;
 static __thread bool tl_job_timed = false;
 static __thread struct timespec tl_job_t0;
 static __thread uint64_t tl_job_cpu0;
@@ -1001,6 +1004,7 @@ static void _bench_gate_passed(void)
 {
 	if (bench_on && !tl_cpu0_set) {
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &tl_cpu0);
+		getrusage(RUSAGE_THREAD, &tl_ru0);
 		tl_cpu0_set = true;
 	}
 	if (bench_on && !bench_first_lock_seen) {
@@ -1150,12 +1154,21 @@ static void _state_files_unlocked(void)
 	if (!_is_main() && bench_on) {
 		bool last = false;
 
+		struct rusage ru;
+
+		getrusage(RUSAGE_THREAD, &ru);
 		slurm_mutex_lock(&bench_mutex);
 		if (bench_window && !bench_pass_done) {
 			bench_pass_wall_ns = _since_ns(&bench_gate_opened);
 			bench_pass_cpu_ns =
 				_clock_ns(CLOCK_THREAD_CPUTIME_ID) -
 				(tl_cpu0_set ? _ts_ns(&tl_cpu0) : 0);
+			bench_pass_minflt = ru.ru_minflt -
+					    (tl_cpu0_set ? tl_ru0.ru_minflt : 0);
+			bench_pass_nivcsw = ru.ru_nivcsw -
+					    (tl_cpu0_set ? tl_ru0.ru_nivcsw : 0);
+			bench_pass_nvcsw = ru.ru_nvcsw -
+					   (tl_cpu0_set ? tl_ru0.ru_nvcsw : 0);
 			bench_passes_seen++;
 			last = (bench_passes_seen >= opt.passes);
 		}
@@ -3372,6 +3385,12 @@ static void _bench_pass(const char *prefix)
 	_bench_put(key, "%" PRIu64, bench_pass_wall_ns);
 	snprintf(key, sizeof(key), "%s_cpu_ns", prefix);
 	_bench_put(key, "%" PRIu64, bench_pass_cpu_ns);
+	snprintf(key, sizeof(key), "%s_minflt", prefix);
+	_bench_put(key, "%ld", bench_pass_minflt);
+	snprintf(key, sizeof(key), "%s_nivcsw", prefix);
+	_bench_put(key, "%ld", bench_pass_nivcsw);
+	snprintf(key, sizeof(key), "%s_nvcsw", prefix);
+	_bench_put(key, "%ld", bench_pass_nvcsw);
 	snprintf(key, sizeof(key), "%s_job", prefix);
 	_bench_holds(key, &bench_pass_job);
 	for (i = 0; i < bench_assoc_cnt; i++) {
