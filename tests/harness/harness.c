@@ -1153,7 +1153,6 @@ static void _state_files_unlocked(void)
 {
 	if (!_is_main() && bench_on) {
 		bool last = false;
-
 		struct rusage ru;
 
 		getrusage(RUSAGE_THREAD, &ru);
