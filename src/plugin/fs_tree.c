@@ -32,7 +32,7 @@ static slurmdb_assoc_rec_t **recs;
  * for none). A pass with as many nodes ranks each sibling set starting
  * from there, one comparison per node where the levels kept their order;
  * when the tree changed shape meanwhile, prism_fairtree_rerun() says so
- * and the pass ranks from list order.
+ * and the pass ranks from list order (logged with DebugFlags=Priority).
  */
 static uint32_t *ranked;
 static size_t ranked_n;
@@ -182,6 +182,9 @@ static bool _fair_tree(const prism_decay_t *d)
 		/* from the last ranking (1: the tree changed shape) */
 		rc = prism_fairtree_rerun(nodes, n, ranked, n - 1,
 					  g_user_assoc_count, &err);
+		if (rc == 1)
+			log_flag(PRIO, "%s: Fair Tree: the tree changed shape since the last pass, ranking from list order",
+				 PRISM_PLUGIN_TYPE);
 	}
 	if (rc == 1) {
 		for (size_t i = 0; i + 1 < n; i++)

@@ -18,7 +18,9 @@
  *                  [--pass state|jobwrite|none] [--passes N]
  *                  [--timeout SEC] [--now EPOCH|--real-clock]
  *                  [--last-ran EPOCH] [--digits N]
- *                  [--report full|jobs|none] [--bench FILE] [-v...]
+ *                  [--report full|jobs|none] [--calc-period SEC]
+ *                  [--advance SEC] [--move ACCOUNT=PARENT]
+ *                  [--bench FILE] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
  *  are separated by white space, options are key=value):
@@ -698,6 +700,8 @@ static struct {
 	char *bench_file;
 	int calc_period;	/* --calc-period: PriorityCalcPeriod, seconds */
 	int advance;		/* --advance: seconds per finished pass */
+	char *move_acct;	/* --move ACCOUNT=PARENT */
+	char *move_parent;
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -1147,10 +1151,14 @@ extern bool verify_lock(lock_datatype_t datatype, lock_level_t level)
 	return (held[datatype] >= level);
 }
 
+static void _move_account(void);
+
 /* The state-file lock was released (see SLURM VERSIONS): the end of a
  * pass when a plugin thread released it. */
 static void _state_files_unlocked(void)
 {
+	static bool moved = false;
+
 	if (!_is_main() && bench_on) {
 		bool last = false;
 		struct rusage ru;
@@ -1209,6 +1217,11 @@ static void _state_files_unlocked(void)
 	if (!_is_main() && opt.advance && _frozen_now &&
 	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED))
 		__atomic_add_fetch(&_frozen_now, opt.advance, __ATOMIC_RELAXED);
+	/* --move: after the first pass, before the next one (same thread) */
+	if (!_is_main() && opt.move_acct &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&moved, true, __ATOMIC_RELAXED))
+		_move_account();
 
 	if (!_is_main()) {
 		slurm_mutex_lock(&ev_mutex);
@@ -2252,12 +2265,14 @@ static void _link_assocs(w_assoc_t *root)
 	list_iterator_destroy(itr);
 }
 
-/* Assign ids and nested-set lft/rgt (as slurmdbd stores them). */
+/* Assign ids (unless 'next_id' is NULL) and nested-set lft/rgt (as
+ * slurmdbd stores them). */
 static uint32_t _number_assocs(w_assoc_t *a, uint32_t *next_id, uint32_t lft)
 {
 	int i;
 
-	a->id = (*next_id)++;
+	if (next_id)
+		a->id = (*next_id)++;
 	a->lft = lft++;
 	for (i = 0; i < a->nkids; i++)
 		lft = _number_assocs(a->kids[i], next_id, lft);
@@ -2340,6 +2355,9 @@ static void _build_assoc_mgr(void)
 		rec->shares_raw = a->shares;
 		rec->priority = a->priority;
 		rec->is_def = 1;
+		/* no default QOS, as slurmdbd sends it (init leaves NO_VAL,
+		 * which a later modification would test as a QOS id) */
+		rec->def_qos_id = 0;
 		if (a != root) {
 			parent = _world_assoc(a->parent, NULL);
 			/* (next_id: past the last association's) */
@@ -2375,6 +2393,114 @@ static void _build_assoc_mgr(void)
 	if (!assoc_mgr_root_assoc || (assoc_mgr_root_assoc != root->rec))
 		_die("assoc_mgr did not accept the association tree");
 	assoc_mgr_unlock(&locks);
+}
+
+/* Is the account association 'a' in the tree (no detached one on its way
+ * up to root)? */
+static bool _attached(w_assoc_t *a)
+{
+	w_assoc_t *root = list_peek(world.assocs);
+
+	for (; a && (a != root); a = _world_assoc(a->parent, NULL))
+		if (a->detached)
+			return false;
+	return a == root;
+}
+
+/* --move ACCOUNT=PARENT: refuse what sacctmgr would. */
+static void _move_check(void)
+{
+	w_assoc_t *a, *p, *up;
+
+	if (!opt.move_acct)
+		return;
+	if ((opt.pass_mode != PASS_STATE) || (opt.passes < 2))
+		_die("--move needs --passes 2 or more (and --pass state)");
+	a = _world_assoc(opt.move_acct, NULL);
+	p = _world_assoc(opt.move_parent, NULL);
+	if (!a || !p)
+		_die("--move: account '%s' is not defined",
+		     a ? opt.move_parent : opt.move_acct);
+	if (!xstrcmp(a->acct, "root"))
+		_die("--move: root cannot move");
+	if (!xstrcmp(a->parent, p->acct))
+		_die("--move: '%s' is already under '%s'", a->acct, p->acct);
+	if (!_attached(a) || !_attached(p))
+		_die("--move: '%s' and '%s' must both be in the tree (not detached)",
+		     a->acct, p->acct);
+	for (up = p; up && xstrcmp(up->acct, "root");
+	     up = _world_assoc(up->parent, NULL))
+		if (up == a)
+			_die("--move: '%s' is below '%s'", p->acct, a->acct);
+}
+
+/*
+ * --move, after the first pass: the account ACCOUNT (and everything below
+ * it) moves under PARENT, last of its children, as slurmctld hears from
+ * slurmdbd after `sacctmgr modify account ACCOUNT set parent=PARENT`: a
+ * modification of ACCOUNT's parent, and of the lft (and rgt) of every
+ * association the move renumbers (22.05 orders the tree by lft). The
+ * tree then has as many associations as before, in another shape.
+ * Called by a plugin thread at the end of the pass, holding no lock.
+ */
+static void _move_account(void)
+{
+	w_assoc_t *a = _world_assoc(opt.move_acct, NULL);
+	w_assoc_t *old = _world_assoc(a->parent, NULL);
+	w_assoc_t *p = _world_assoc(opt.move_parent, NULL);
+	w_assoc_t *root = list_peek(world.assocs), *w;
+	int n = list_count(world.assocs), i, k;
+	uint32_t *lft = xcalloc(n, sizeof(*lft));
+	slurmdb_update_object_t update;
+	list_itr_t *itr;
+
+	for (k = 0; old->kids[k] != a; k++)
+		;
+	memmove(&old->kids[k], &old->kids[k + 1],
+		(old->nkids - k - 1) * sizeof(*old->kids));
+	old->nkids--;
+	if (p->nkids == p->maxkids) {
+		p->maxkids = p->maxkids ? 2 * p->maxkids : 8;
+		xrecalloc(p->kids, p->maxkids, sizeof(*p->kids));
+	}
+	p->kids[p->nkids++] = a;
+	xfree(a->parent);
+	a->parent = xstrdup(p->acct);
+
+	itr = list_iterator_create(world.assocs);
+	for (i = 0; (w = list_next(itr)); i++)
+		lft[i] = w->lft;
+	(void) _number_assocs(root, NULL, 1);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_MODIFY_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	list_iterator_reset(itr);
+	for (i = 0; (w = list_next(itr)); i++) {
+		slurmdb_assoc_rec_t *rec;
+
+		if ((w != a) && (w->lft == lft[i]))
+			continue;
+		rec = xmalloc(sizeof(*rec));
+		slurmdb_init_assoc_rec(rec, 0);
+		rec->id = w->id;
+		rec->cluster = xstrdup(slurm_conf.cluster_name);
+		rec->acct = xstrdup(w->acct);
+		rec->lft = w->lft;
+		rec->rgt = w->rgt;
+		if (w == a) {
+			rec->parent_id = p->id;
+			rec->parent_acct = xstrdup(p->acct);
+		}
+		list_append(update.objects, rec);
+	}
+	list_iterator_destroy(itr);
+	xfree(lft);
+	info("--move: %s moves from %s to %s (%d associations renumbered)",
+	     a->acct, old->acct, p->acct, list_count(update.objects));
+	if (assoc_mgr_update_assocs(&update, false) != SLURM_SUCCESS)
+		_die("--move: assoc_mgr refused the move");
+	FREE_NULL_LIST(update.objects);
 }
 
 static void _free_part_record(void *x)
@@ -3545,6 +3671,11 @@ static void _usage(FILE *fp)
 "  --advance SEC       move the frozen clock SEC seconds forward at the\n"
 "                      end of every pass (with --passes N > 1: each pass\n"
 "                      has SEC seconds to decay and charge)\n"
+"  --move ACCOUNT=PARENT  after the first pass, move the account\n"
+"                      association ACCOUNT (and all below it) under\n"
+"                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
+"                      modify account ACCOUNT set parent=PARENT (needs\n"
+"                      --passes 2 or more)\n"
 "  --bench FILE        write timings of the submit path, the pass (CPU,\n"
 "                      job-lock holds), the sprio call and memory figures\n"
 "                      to FILE, one \"key value\" line each\n"
@@ -3572,6 +3703,7 @@ static void _parse_args(int argc, char **argv)
 		{ "bench", required_argument, NULL, 'B' },
 		{ "calc-period", required_argument, NULL, 'C' },
 		{ "advance", required_argument, NULL, 'A' },
+		{ "move", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -3660,6 +3792,14 @@ static void _parse_args(int argc, char **argv)
 			opt.advance = strtol(optarg, &end, 10);
 			if (*end || (opt.advance < 1) || (opt.advance > 86400))
 				_die("--advance must be 1..86400 seconds");
+			break;
+		case 'M':
+			opt.move_acct = optarg;
+			opt.move_parent = strchr(optarg, '=');
+			if (!opt.move_parent || (opt.move_parent == optarg) ||
+			    !opt.move_parent[1])
+				_die("--move must be ACCOUNT=PARENT");
+			*opt.move_parent++ = '\0';
 			break;
 		case 'v':
 			opt.verbose++;
@@ -3783,6 +3923,7 @@ int main(int argc, char **argv)
 	bench_t0 = _clock_ns(CLOCK_MONOTONIC);
 	_world_read(opt.world_file);
 	_world_check();
+	_move_check();
 	_bench_put("world_read_ns", "%" PRIu64,
 		   _clock_ns(CLOCK_MONOTONIC) - bench_t0);
 

@@ -25,7 +25,14 @@
 # Fair Tree, where a first pass after a start from empty state does not
 # recompute priorities and a frozen clock gives later passes no elapsed
 # time.  The "default-fresh" set covers the start from empty state (Fair
-# Tree only: that first pass computes everything).
+# Tree only: that first pass computes everything).  The "MOVED" set
+# (Fair Tree) runs three passes, 300 s apart, and between the first and
+# the second moves an account to another parent (prism-harness --move, as
+# after sacctmgr modify account ... set parent=...): the tree keeps its
+# number of associations but not its shape, so Prism's second pass cannot
+# rank from the first one's order; its log must say it ranked from list
+# order (DebugFlags=Priority, once), and the third pass ranks from the
+# second's again.
 #
 # Environment: COMPARE_SETS (names, default all), COMPARE_SEED (1),
 # COMPARE_USERS (10000), COMPARE_JOBS (10000), COMPARE_SHOW (differences
@@ -55,7 +62,7 @@ njobs=${COMPARE_JOBS:-10000}
 show=${COMPARE_SHOW:-8}
 multiqos=${COMPARE_MULTIQOS:-0}
 parallel=${COMPARE_JOBS_PARALLEL:-1}
-all_sets="default default-fresh NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
+all_sets="default default-fresh MOVED NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
 sets=${COMPARE_SETS:-$all_sets}
 
 if [ -n "${COMPARE_KEEP:-}" ]; then
@@ -83,7 +90,7 @@ secs() {
 # PriorityFlags of a set
 flags_of() {
 	case $1 in
-	default|default-fresh|ENFORCE_LIMITS) echo "" ;;
+	default|default-fresh|MOVED|ENFORCE_LIMITS) echo "" ;;
 	DEPTH_OBLIVIOUS) echo "NO_FAIR_TREE,DEPTH_OBLIVIOUS" ;;
 	*) echo "$1" ;;
 	esac
@@ -97,6 +104,7 @@ flags_of() {
 conf_of() {
 	case $1 in
 	ENFORCE_LIMITS) echo "AccountingStorageEnforce=limits" ;;
+	MOVED) echo "DebugFlags=Priority" ;;
 	esac
 }
 
@@ -246,6 +254,8 @@ for set in $sets; do
 	mkconf "$set" >"$conf"
 	case $set in
 	default-fresh) extra="" ;;
+	# div1-dep1-grp1 (level 3) and div2 (level 1): in every gen-world.sh world
+	MOVED) extra="--last-ran $last_ran --passes 3 --calc-period 1 --advance 300 --move div1-dep1-grp1=div2 -v -v" ;;
 	*) extra="--last-ran $last_ran" ;;
 	esac
 	mf="$tmp/$set.multifactor.out"
@@ -286,6 +296,15 @@ for set in $sets; do
 		summary="$summary; multi-QOS: ${mq% *} jobs, ${mq#* } priority entries"
 		if [ "${mq% *}" = 0 ]; then
 			summary="$summary (none: the world asked for some)"
+			rc=1
+		fi
+	fi
+	if [ "$set" = MOVED ]; then
+		moved=$(grep -c 'moves from div1-dep1 to div2' "$pr.err")
+		shape=$(grep -c 'Fair Tree: the tree changed shape' "$pr.err")
+		summary="$summary; moved $moved time(s), Prism ranked from list order $shape time(s)"
+		if [ "$moved" != 1 ] || [ "$shape" != 1 ]; then
+			summary="$summary (want 1 and 1)"
 			rc=1
 		fi
 	fi
