@@ -63,6 +63,14 @@
 #       priority within the age gained meanwhile; bad input (unknown
 #       setting, a factor the controller does not compute, a bad time, a
 #       policy file) exits 1 with one line. Only under priority/prism.
+#   (l) an account moves: account sub (Fairshare=5, no users, no usage),
+#       added under root at the start, moves under chem (sacctmgr modify
+#       account sub set parent=chem) just before (b): the tree keeps its
+#       number of associations but not its shape. slurmctld shows sub
+#       under chem (scontrol show assoc_mgr), and Prism's first pass after
+#       it logs (DebugFlags=Priority, turned on for that pass) that it
+#       ranked Fair Tree from list order, once; (d) then compares that
+#       pass's sprio and sshare with the other plugin's.
 # A "recalculation pass" is detected from outside as a change of any
 # RawUsage value in sshare (nothing else changes usage).
 #
@@ -89,7 +97,7 @@
 #                              build's src/cli/prism, else prism)
 #   PRISM_SLURMCTLD_DEBUG      as for cluster-start.sh; below debug3 the
 #                              plugin-load checks fall back to PriorityType
-# Typical runtime: about 11 minutes (ten calc periods plus restarts).
+# Typical runtime: about 12 minutes (ten calc periods plus restarts).
 # Last output line: "N passed, M failed"; exit 0 only if M is 0.
 
 set -euo pipefail
@@ -418,14 +426,22 @@ log "nodes: ${NODE_LIST[*]} ($CPUS CPUs each)"
 phase "accounting changes"
 # (c) same account and shares: root's physics association gets daemon's 30.
 # (e) GrpTRESRunMins on bin's (only) association, account chem.
+# (l) account sub under root, to move under chem before (b).
 sacctmgr -i modify user where name=root account=physics cluster=prism set Fairshare=30 >/dev/null
 sacctmgr -i modify user where name=bin cluster=prism set GrpTRESRunMins=cpu=100 >/dev/null
+sacctmgr -i add account sub cluster=prism Description=sub Organization=prism Fairshare=5 >/dev/null
 assoc_updated() {
     scontrol show assoc_mgr users=bin flags=assoc 2>/dev/null |
         grep -q 'GrpTRESRunMins=cpu=100(' || return 1
     local s
     s=$(sshare_snap) || return 1
-    [[ $(snap_get "$s" physics root RawShares) == 30 ]]
+    [[ $(snap_get "$s" physics root RawShares) == 30 ]] &&
+        [[ $(snap_get "$s" sub "" RawShares) == 5 ]]
+}
+# sub_parent -- the parent account slurmctld has for account sub
+sub_parent() {
+    scontrol show assoc_mgr accounts=sub flags=assoc 2>/dev/null |
+        sed -n 's/.*ParentAccount=\([^( ]*\)(.*/\1/p' | head -n 1
 }
 wait_for 30 "slurmctld to get the association changes" assoc_updated ||
     log "WARNING: association changes not visible in slurmctld yet"
@@ -695,6 +711,17 @@ else
         "exit $wrc; ${detail}whatif: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_WANT"); sprio: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_AFTER"); priorities within $tol; order before: $(awk '{ printf "%s/%s ", $1, $2 }' <<<"$K_BEFORE")"
 fi
 
+# ---------------------------------------------------------------- (l)
+phase "(l) account sub moves from root to chem"
+L_MARK=$(log_mark)
+[[ $PRIORITY_TYPE == priority/prism ]] && scontrol setdebugflags +Priority
+L_BEFORE=$(sub_parent)
+sacctmgr -i modify account where name=sub cluster=prism set parent=chem >/dev/null
+sub_moved() { [[ $(sub_parent) == chem ]]; }
+wait_for 30 "slurmctld to get the move" sub_moved ||
+    log "WARNING: slurmctld does not show sub under chem yet"
+L_AFTER=$(sub_parent)
+
 # ---------------------------------------------------------------- (b)
 phase "(b) drain, decay pass"
 # Drain every node and end the fill jobs: from now on no job runs, so all
@@ -724,6 +751,20 @@ else
     detail="daemon RawUsage $v3 -> $v4 (not strictly falling) over $(calc 'int(x + 0.5)' "x=$dt")s"
 fi
 check "(b) RawUsage decays after the job ended" "$ok" "$detail"
+
+# (l): the pass of (b) is the first one after the move
+if [[ $PRIORITY_TYPE == priority/prism ]]; then
+    scontrol setdebugflags -Priority
+    n=$(tail -n +"$((L_MARK + 1))" "$DIR/log/slurmctld.log" |
+        grep -c 'Fair Tree: the tree changed shape since the last pass' || true)
+    ok=1
+    [[ ${n:-0} == 1 && $L_AFTER == chem ]] && ok=0
+    check "(l) after sub moved, Prism ranked Fair Tree from list order once" "$ok" \
+        "sub's parent ${L_BEFORE:-?} -> ${L_AFTER:-?}; the log line ${n:-0} time(s) in the passes since"
+else
+    check "(l) slurmctld shows sub moved under chem" \
+        "$([[ $L_AFTER == chem ]] && echo 0 || echo 1)" "sub's parent ${L_BEFORE:-?} -> ${L_AFTER:-?}"
+fi
 
 # ---------------------------------------------------------------- (d)
 phase "(d) switch to $OTHER_TYPE"
