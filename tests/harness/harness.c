@@ -2246,21 +2246,26 @@ static void _build_tres(void)
 }
 
 /* Child lists of the account associations, in world (list) order. */
+/* 'a' becomes the last child of 'p'. */
+static void _add_kid(w_assoc_t *p, w_assoc_t *a)
+{
+	if (p->nkids == p->maxkids) {
+		p->maxkids = p->maxkids ? 2 * p->maxkids : 8;
+		xrecalloc(p->kids, p->maxkids, sizeof(*p->kids));
+	}
+	p->kids[p->nkids++] = a;
+}
+
 static void _link_assocs(w_assoc_t *root)
 {
 	list_itr_t *itr = list_iterator_create(world.assocs);
-	w_assoc_t *a, *p;
+	w_assoc_t *a;
 
 	while ((a = list_next(itr))) {
 		if (a == root)
 			continue;
 		/* users hang off their account, accounts off their parent */
-		p = _world_assoc(a->user ? a->acct : a->parent, NULL);
-		if (p->nkids == p->maxkids) {
-			p->maxkids = p->maxkids ? 2 * p->maxkids : 8;
-			xrecalloc(p->kids, p->maxkids, sizeof(*p->kids));
-		}
-		p->kids[p->nkids++] = a;
+		_add_kid(_world_assoc(a->user ? a->acct : a->parent, NULL), a);
 	}
 	list_iterator_destroy(itr);
 }
@@ -2459,11 +2464,7 @@ static void _move_account(void)
 	memmove(&old->kids[k], &old->kids[k + 1],
 		(old->nkids - k - 1) * sizeof(*old->kids));
 	old->nkids--;
-	if (p->nkids == p->maxkids) {
-		p->maxkids = p->maxkids ? 2 * p->maxkids : 8;
-		xrecalloc(p->kids, p->maxkids, sizeof(*p->kids));
-	}
-	p->kids[p->nkids++] = a;
+	_add_kid(p, a);
 	xfree(a->parent);
 	a->parent = xstrdup(p->acct);
 

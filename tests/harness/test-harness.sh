@@ -131,6 +131,27 @@ for bad in "policy=lsf|unknown policy 'lsf'" \
 	fi
 done
 
+# --move: what sacctmgr would refuse, the harness refuses (with why).
+for args in "physics=chemistry --passes 1|needs --passes 2" \
+	"root=physics --passes 2|root cannot move" \
+	"nosuch=physics --passes 2|account 'nosuch' is not defined" \
+	"physics=root --passes 2|already under" \
+	"physics=alice --passes 2|account 'alice' is not defined" \
+	"root --passes 2|must be ACCOUNT=PARENT"; do
+	want=${args#*|}
+	# shellcheck disable=SC2086
+	if "$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
+		--plugin priority/prism --plugindir "$prism_dir:$slurm_dir" \
+		--timeout 60 --move ${args%|*} >/dev/null 2>"$tmp/move.err"; then
+		ko "--move ${args%|*} was accepted"
+	elif grep -qF "$want" "$tmp/move.err"; then
+		ok "--move ${args%|*} refused: $want"
+	else
+		ko "--move ${args%|*} refused without the reason"
+		head -5 "$tmp/move.err"
+	fi
+done
+
 cp "$tmp/pr.out" "$tmp/pr.first"
 run pr "$conf" priority/prism
 if cmp -s "$tmp/pr.first" "$tmp/pr.out"; then
