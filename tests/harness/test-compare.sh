@@ -34,7 +34,8 @@
 # order (DebugFlags=Priority, once), and the third pass ranks from the
 # second's again.
 #
-# Environment: COMPARE_SETS (names, default all), COMPARE_SEED (1),
+# Environment: COMPARE_SETS (names, default all), COMPARE_SKIP (names left
+# out of those), COMPARE_SEED (1),
 # COMPARE_USERS (10000), COMPARE_JOBS (10000), COMPARE_SHOW (differences
 # printed per set, 8), COMPARE_KEEP (directory to keep worlds, confs and
 # reports in), COMPARE_JOBS_PARALLEL (1: run both plugins at once, the
@@ -64,6 +65,16 @@ multiqos=${COMPARE_MULTIQOS:-0}
 parallel=${COMPARE_JOBS_PARALLEL:-1}
 all_sets="default default-fresh MOVED NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
 sets=${COMPARE_SETS:-$all_sets}
+if [ -n "${COMPARE_SKIP:-}" ]; then
+	kept=""
+	for s in $sets; do
+		case " $COMPARE_SKIP " in
+		*" $s "*) echo "SKIP: $s (COMPARE_SKIP)" ;;
+		*) kept="$kept $s" ;;
+		esac
+	done
+	sets=$kept
+fi
 
 if [ -n "${COMPARE_KEEP:-}" ]; then
 	tmp=$COMPARE_KEEP

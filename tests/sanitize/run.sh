@@ -359,10 +359,19 @@ harness_tests() {
 		[ "$n" = test-compare-root ] && continue
 		if [ "$n" = test-compare ]; then
 			[ "$size" -gt 0 ] || continue
+			# valgrind computes x87 long doubles in 64-bit
+			# precision and the multifactor runs are native: after
+			# MOVED's move, assoc_mgr sums every account's usage
+			# again (in the Prism run, under valgrind), and Fair
+			# Tree ranks a near tie differently in the two
+			# precisions (multifactor under valgrind ranks it as
+			# Prism under valgrind does). MOVED runs under ASan.
+			skip=
+			[ "$kind" = valgrind ] && skip=MOVED
 			run_test "$kind" "$kind-$n-$size" \
 				env top_srcdir="$tree" top_builddir="$dir" \
 				COMPARE_USERS="$size" COMPARE_JOBS="$size" \
-				sh "$t"
+				COMPARE_SKIP="$skip" sh "$t"
 		else
 			run_test "$kind" "$kind-$n" \
 				env top_srcdir="$tree" top_builddir="$dir" sh "$t"
