@@ -5,6 +5,12 @@
 # Usage: scripts/setup.sh            (run as root)
 #        scripts/setup.sh --no-build install and fetch only; print the
 #                                    Slurm source tree's path last
+#        scripts/setup.sh --packages install the packages only
+#        scripts/setup.sh --tools    install only what makes the Debian
+#                                    roots (debootstrap) and runs tests
+#                                    in namespaces (iproute2), so that
+#                                    the roots can be made while the
+#                                    other packages install
 # Env:   PRISM_SLURM_CACHE  where the Slurm source tree is cached
 #        (default /var/cache/prism/slurm-source)
 set -euo pipefail
@@ -32,7 +38,10 @@ packages=(
 	man-db groff-base
 	# the Debian package (scripts/package.sh)
 	debhelper lintian
+	# the Debian roots (scripts/debian-root.sh), tests in namespaces
+	debootstrap iproute2
 )
+tools=(debootstrap iproute2)
 
 install_packages() {
 	local missing=() p
@@ -46,9 +55,10 @@ install_packages() {
 	fi
 	[ "$(id -u)" -eq 0 ] || die "installing ${missing[*]} needs root"
 	log "installing: ${missing[*]}"
-	apt-get update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "${missing[@]}" >&2
+	# another apt-get may hold the lock (a step beside this one): wait
+	apt-get -o DPkg::Lock::Timeout=600 update -q >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		install -y -q --no-install-recommends "${missing[@]}" >&2
 	# Debian starts daemons where it can; Prism's tests run their own.
 }
 
@@ -69,10 +79,12 @@ build() {
 }
 
 case ${1:-} in
-"" | --no-build) ;;
-*) die "usage: $0 [--no-build]" ;;
+"" | --no-build | --packages) ;;
+--tools) packages=("${tools[@]}") ;;
+*) die "usage: $0 [--no-build|--packages|--tools]" ;;
 esac
 install_packages
+case ${1:-} in --packages | --tools) exit 0 ;; esac
 tree=$("$top/scripts/slurm-source.sh" | tail -n 1)
 [ -n "$tree" ] || die "no Slurm source tree"
 if [ "${1:-}" = --no-build ]; then

@@ -1,65 +1,84 @@
 #!/usr/bin/env bash
-# test.sh: set everything up (scripts/setup.sh) and run every test:
-# unit tests and checks (make check, which includes the fake-controller
-# harness), the fuzz targets, the unit and harness tests again under
-# ASan+UBSan and valgrind (tests/sanitize/run.sh), make distcheck, the
-# real-cluster tests; then the same build, make check and the cluster
-# tests of the drop-in and both policies against the other supported
-# Slurm, in a cached Debian root (scripts/root-suite.sh): Slurm 24.11 in
-# Debian 13 on a Debian 12 host, Slurm 22.05 in Debian 12 on a Debian 13
-# host (the root's cluster tests run beside the host's, whose output
-# comes first). Then the Debian packages for both Slurm releases
-# (scripts/package.sh; lintian-clean), each installed with apt-get into a
-# clean root of its Debian release and checked there
-# (tests/package/test-install.sh). Each step prints how long it took.
+# test.sh: set everything up and run every test, each step as soon as
+# what it needs is done (scripts/sched.sh schedules them by what they
+# spend their time on: at most two CPU-bound steps at once, the
+# real-cluster tests side by side in their own namespaces, downloads
+# beside both):
+#
+#  - the machine's packages (scripts/setup.sh), the source tree of its
+#    Slurm, Prism built against it; make check (unit tests, the source and
+#    symbol checks, the prism command, the fake-controller harness against
+#    Slurm's own multifactor), make install DESTDIR, make distcheck; the
+#    fuzz targets (30 s each); the unit and harness tests under ASan+UBSan
+#    and valgrind (tests/sanitize/run.sh);
+#  - the real-cluster tests (tests/cluster/test-*.sh), each in its own
+#    network and PID namespaces (tests/cluster/isolate.sh);
+#  - the other supported Debian's Slurm in a cached Debian root
+#    (scripts/root-suite.sh; Debian 13 with Slurm 24.11 on a Debian 12
+#    host, Debian 12 with Slurm 22.05 on a Debian 13 host): Prism built
+#    there, make check, the cluster tests of the drop-in and both policies;
+#  - the Debian package for each of the two Slurm releases (lintian-clean),
+#    each installed with apt-get into a clean root of its Debian release
+#    and started there (tests/package/test-install.sh).
+#
+# Each step's output is printed whole when it ends; the last lines are a
+# table of every step (start, wall time, CPU time, result), the chain of
+# steps that decided the total, each failed step's last 40 lines, and
+# "N passed, M failed".
 #
 # Usage: scripts/test.sh             (run as root)
+#        scripts/test.sh --quick     build, make check and one cluster
+#                                    test (test-foundation.sh): the
+#                                    edit-and-test loop
 # Env:   PRISM_SKIP_DISTCHECK=1      skip make distcheck
 #        PRISM_SKIP_CLUSTER=1        skip the cluster tests
 #        PRISM_SKIP_FUZZ=1           skip the libFuzzer targets (tests/fuzz)
 #        PRISM_SKIP_SANITIZE=1       skip the ASan+UBSan and valgrind runs
-#                                    of the unit and harness tests
-#                                    (tests/sanitize)
 #        PRISM_SKIP_ROOT=1           skip the other Slurm's suite (root)
 #        PRISM_ROOT_SUITE=SUITE      the root's Debian suite (default: the
 #                                    other one of bookworm and trixie)
 #        PRISM_SKIP_PACKAGE=1        skip building and installing the
 #                                    Debian packages
-# The packages are left in ./packages.
+#        PRISM_TEST_CLUSTERS=N       cluster tests at once (default 12)
+#        PRISM_TEST_CPU=N            CPU-bound steps at once (default 2)
+# The packages are left in ./packages/SUITE/.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=scripts/sched.sh source-path=SCRIPTDIR/..
+. "$top/scripts/sched.sh"
 
-passed=0
-failed=0
-failures=()
-
-step() {
-	local name=$1 t0=$SECONDS
-	shift
-	printf '\n=== %s ===\n' "$name"
-	if "$@"; then
-		printf '=== %s: ok (%d s) ===\n' "$name" $((SECONDS - t0))
-		passed=$((passed + 1))
-	else
-		printf '=== %s: FAILED (%d s) ===\n' "$name" $((SECONDS - t0))
-		failed=$((failed + 1))
-		failures+=("$name")
-	fi
+quick=
+case ${1:-} in
+"") ;;
+--quick) quick=1 ;;
+*)
+	echo "usage: $0 [--quick]" >&2
+	exit 2
+	;;
+esac
+[ "$(id -u)" -eq 0 ] || {
+	echo "test.sh: run as root (it installs packages and starts daemons)" >&2
+	exit 2
 }
+
+sched_slots cpu "${PRISM_TEST_CPU:-2}"
+sched_slots wait "${PRISM_TEST_CLUSTERS:-12}"
+sched_slots io 4
+
+pkgdir=$top/packages
+# shellcheck disable=SC1091
+host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
 # The Debian suite whose Slurm the root suite tests: the other supported
 # one (nothing on another system).
 root_suite() {
-	local host
 	if [ -n "${PRISM_ROOT_SUITE:-}" ]; then
 		echo "$PRISM_ROOT_SUITE"
 		return
 	fi
-	# shellcheck disable=SC1091
-	host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	case $host in
+	case $host_suite in
 	bookworm) echo trixie ;;
 	trixie) echo bookworm ;;
 	esac
@@ -85,145 +104,113 @@ install_check() {
 	return "$rc"
 }
 
-step "setup (install, Slurm source, build)" scripts/setup.sh || true
-if [ "$failed" -ne 0 ]; then
-	echo "setup failed; nothing else can run"
-	echo "0 passed, 1 failed"
-	exit 1
+host_cluster() { # host_cluster TEST.sh: in its own namespaces
+	tests/cluster/isolate.sh env PRISM_PLUGIN_DIR="$top/src/plugin/.libs" \
+		bash "tests/cluster/$1"
+}
+
+host_package() {
+	rm -rf "${pkgdir:?}/$host_suite"
+	env DEB_BUILD_OPTIONS=nocheck scripts/package.sh "$pkgdir/$host_suite"
+}
+
+root_package() { # root_package SUITE
+	rm -rf "${pkgdir:?}/$1"
+	scripts/root-suite.sh "$1" package "$pkgdir/$1"
+}
+
+# install_test SUITE OTHER: SUITE's package on a clean SUITE machine, the
+# OTHER suite's package refused there
+install_test() {
+	local deb other
+	deb=$(find "$pkgdir/$1" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
+	other=$(find "$pkgdir/$2" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || { echo "no package in $pkgdir/$1"; return 1; }
+	tests/package/test-install.sh "$1" "$deb" ${other:+"$other"}
+}
+
+fuzz() {
+	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30
+}
+
+# ---------------------------------------------------------------- the steps
+# Declared longest first within a class: a step waiting for a slot starts
+# in this order.
+
+host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
+	test-crash.sh test-moab.sh test-load.sh test-foundation.sh)
+root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
+# every host cluster test is in the list (a new one is not left out)
+for t in tests/cluster/test-*.sh; do
+	case " ${host_tests[*]} " in
+	*" ${t##*/} "*) ;;
+	*) host_tests+=("${t##*/}") ;;
+	esac
+done
+
+S=scripts/setup.sh
+sched_step "packages for the Debian roots" io "" $S --tools
+# after the tools: two apt-get at once would wait on each other's locks
+sched_step "packages" io "packages for the Debian roots" $S --packages
+sched_step "Slurm source tree" cpu "packages" scripts/slurm-source.sh
+sched_step "build" cpu "Slurm source tree" $S
+sched_step "make check" cpu "build" make_check
+
+if [ -n "$quick" ]; then
+	[ -n "${PRISM_SKIP_CLUSTER:-}" ] ||
+		sched_step "cluster: test-foundation.sh" wait "build" \
+			host_cluster test-foundation.sh
+	sched_run
+	exit
 fi
-step "make check" make_check
-step "make install DESTDIR" install_check
-if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
-	step "unit and harness tests under ASan+UBSan and valgrind" \
-		tests/sanitize/run.sh
-fi
-if [ -z "${PRISM_SKIP_DISTCHECK:-}" ]; then
-	step "make distcheck" make distcheck
-fi
-# the Debian package for the host's Slurm (make check ran above)
-pkgdir=$top/packages
-host_deb=
-if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
-	rm -f "$pkgdir"/prism-slurm_*.deb
-	step "Debian package for this machine's Slurm (dpkg-buildpackage, lintian)" \
-		env DEB_BUILD_OPTIONS=nocheck scripts/package.sh "$pkgdir"
-	host_deb=$(find "$pkgdir" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
-fi
+
 suite=$(root_suite)
-root_deb=
-root_cluster=
 if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 	rs=(scripts/root-suite.sh "$suite")
-	if step "$suite root: build against its Slurm" "${rs[@]}" build; then
-		step "$suite root: make check" "${rs[@]}" check
-		if [ -z "${PRISM_SKIP_PACKAGE:-}" ] &&
-			step "$suite root: Debian package for its Slurm" \
-				"${rs[@]}" package "$pkgdir/$suite"; then
-			root_deb=$(find "$pkgdir/$suite" -name 'prism-slurm_*.deb' | head -n 1)
-			mv "$root_deb" "$pkgdir/" && rmdir "$pkgdir/$suite"
-			root_deb=$pkgdir/$(basename "$root_deb")
-		fi
-		[ -n "${PRISM_SKIP_CLUSTER:-}" ] || root_cluster=1
-	fi
-fi
-# The cluster tests mostly wait for recalculation passes (test-foundation:
-# 23 s of CPU in 140 s): the root's run in the background, in the root's
-# own network and PID namespaces, beside the host's on loopback. Run as a
-# background job (a subshell), this counts its own steps and writes the
-# counts and failures to $root_res; its output is printed after the
-# host's cluster tests and its results are counted with theirs.
-root_cluster_tests() {
-	local t f
-	passed=0 failed=0 failures=()
-	for t in test-foundation.sh test-multifactor.sh \
-		test-moab.sh test-ge.sh; do
-		step "$suite root: cluster: $t (beside the host's)" \
-			"${rs[@]}" cluster "$t"
-	done
-	{
-		echo "$passed $failed"
-		for f in "${failures[@]}"; do
-			echo "$f"
+	sched_step "$suite root" io "packages for the Debian roots" \
+		scripts/debian-root.sh "$suite" ensure
+	sched_step "$suite root: build against its Slurm" cpu "$suite root" \
+		"${rs[@]}" build
+	if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
+		for t in "${root_tests[@]}"; do
+			sched_step "$suite root: cluster: $t" wait \
+				"$suite root: build against its Slurm" "${rs[@]}" cluster "$t"
 		done
-	} >"$root_res"
-}
-root_pid=
-root_log=
-root_res=
-if [ -n "$root_cluster" ]; then
-	root_log=$(mktemp)
-	root_res=$(mktemp)
-	root_cluster_tests >"$root_log" 2>&1 &
-	root_pid=$!
+	fi
 fi
-# The fuzz targets (one core, about 5 minutes) run beside the first
-# cluster test, which mostly waits for recalculation passes, and are
-# waited for after it. A fixed seed: the same inputs every run (the long
-# run, tests/fuzz/README, draws new ones).
-fuzz_pid=
-fuzz_log=
-if [ -z "${PRISM_SKIP_FUZZ:-}" ]; then
-	fuzz_log=$(mktemp)
-	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30 \
-		>"$fuzz_log" 2>&1 &
-	fuzz_pid=$!
-fi
-fuzz_wait() {
-	local rc=0
-	wait "$fuzz_pid" || rc=$?
-	cat "$fuzz_log"
-	rm -f "$fuzz_log"
-	return "$rc"
-}
-fuzz_step() {
-	[ -n "$fuzz_pid" ] || return 0
-	step "fuzz the parsers (30 s per target, beside the first cluster test)" \
-		fuzz_wait
-	fuzz_pid=
-}
 if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
-	for t in tests/cluster/test-*.sh; do
-		step "cluster: $(basename "$t")" env \
-			PRISM_PLUGIN_DIR="$top/src/plugin/.libs" bash "$t"
-		fuzz_step
+	for t in "${host_tests[@]}"; do
+		sched_step "cluster: $t" wait "build" host_cluster "$t"
 	done
 fi
-fuzz_step
-if [ -n "$root_pid" ]; then
-	wait "$root_pid"
-	cat "$root_log"
-	if read -r p f <"$root_res" 2>/dev/null; then
-		passed=$((passed + p))
-		failed=$((failed + f))
-		while IFS= read -r line; do
-			failures+=("$line")
-		done < <(tail -n +2 "$root_res")
-	else
-		printf '=== %s root: cluster tests: FAILED (no results) ===\n' "$suite"
-		failed=$((failed + 1))
-		failures+=("$suite root: cluster tests (no results)")
+if [ -n "$suite" ] && [ -z "${PRISM_SKIP_ROOT:-}" ]; then
+	sched_step "$suite root: make check" cpu \
+		"$suite root: build against its Slurm" "${rs[@]}" check
+fi
+[ -n "${PRISM_SKIP_SANITIZE:-}" ] ||
+	sched_step "unit and harness tests under ASan+UBSan and valgrind" cpu \
+		"Slurm source tree" tests/sanitize/run.sh
+[ -n "${PRISM_SKIP_FUZZ:-}" ] ||
+	sched_step "fuzz the parsers (30 s per target)" cpu "packages" fuzz
+sched_step "make install DESTDIR" cpu "make check" install_check
+[ -n "${PRISM_SKIP_DISTCHECK:-}" ] ||
+	sched_step "make distcheck" cpu "make install DESTDIR" make distcheck
+if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
+	sched_step "Debian package for this machine's Slurm" cpu \
+		"Slurm source tree" host_package
+	sched_step "$host_suite-clean root" io "packages for the Debian roots" \
+		scripts/debian-root.sh "$host_suite-clean" ensure
+	if [ -n "$suite" ] && [ -z "${PRISM_SKIP_ROOT:-}" ]; then
+		sched_step "$suite root: Debian package for its Slurm" cpu \
+			"$suite root: make check" root_package "$suite"
+		sched_step "$suite-clean root" io "packages for the Debian roots" \
+			scripts/debian-root.sh "$suite-clean" ensure
+		sched_step "package installed in a clean $suite root" io \
+			"$suite root: Debian package for its Slurm|$suite-clean root|Debian package for this machine's Slurm" \
+			install_test "$suite" "$host_suite"
 	fi
-	rm -f "$root_log" "$root_res"
+	sched_step "package installed in a clean $host_suite root" io \
+		"Debian package for this machine's Slurm|$host_suite-clean root|${suite:+$suite root: Debian package for its Slurm}" \
+		install_test "$host_suite" "${suite:-none}"
 fi
-# each package installed on a clean machine of its release, the other
-# one refused there
-if [ -n "$host_deb" ]; then
-	# shellcheck disable=SC1091
-	host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-	step "package installed in a clean $host_suite root" \
-		tests/package/test-install.sh "$host_suite" "$host_deb" \
-		${root_deb:+"$root_deb"}
-fi
-if [ -n "$root_deb" ]; then
-	step "package installed in a clean $suite root" \
-		tests/package/test-install.sh "$suite" "$root_deb" \
-		${host_deb:+"$host_deb"}
-fi
-printf '\ntotal: %d s\n' "$SECONDS"
-
-echo
-for f in "${failures[@]}"; do
-	echo "failed: $f"
-done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+sched_run
