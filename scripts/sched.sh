@@ -167,8 +167,15 @@ _sched_finish() { # _sched_finish I RC
 		$(((_s_end[i] - _s_start[i]) / 1000)) "${_s_cpu[i]}"
 }
 
-_sched_stop_all() { # on INT/TERM: every running step's group gets TERM
+# _sched_stop_all SIGNAL: on INT or TERM, every running step's group gets
+# TERM, no step starts any more, and the run ends as usual (the steps
+# stopped count as failed, the others as not run) with its report.
+_s_stopped=
+_sched_stop_all() {
 	local i
+	[ -z "$_s_stopped" ] || return 0
+	_s_stopped=$1
+	printf '\n=== stopped by SIG%s: stopping the running steps ===\n' "$1"
 	for ((i = 0; i < _s_n; i++)); do
 		[ -z "${_s_pid[i]:-}" ] || kill -TERM -- "-${_s_pid[i]}" 2>/dev/null || true
 	done
@@ -179,10 +186,11 @@ sched_run() {
 	_s_log=$(mktemp -d "${TMPDIR:-/tmp}/prism-test.XXXXXX")
 	local t=${EPOCHREALTIME/./}
 	_s_t0=$((t / 1000))
-	trap '_sched_stop_all; trap - INT TERM; exit 130' INT
-	trap '_sched_stop_all; trap - INT TERM; exit 143' TERM
+	trap '_sched_stop_all INT' INT
+	trap '_sched_stop_all TERM' TERM
 	while :; do
 		progress=1
+		[ -z "$_s_stopped" ] || progress=0
 		while [ "$progress" -eq 1 ]; do
 			progress=0
 			for ((i = 0; i < _s_n; i++)); do
@@ -210,8 +218,9 @@ sched_run() {
 			[ -z "${_s_pid[i]:-}" ] || pids+=("${_s_pid[i]}")
 		done
 		[ "${#pids[@]}" -gt 0 ] || break
-		rc=0
+		rc=0 who=
 		wait -n -p who "${pids[@]}" || rc=$?
+		[ -n "$who" ] || continue # a signal came: wait again
 		for ((i = 0; i < _s_n; i++)); do
 			if [ "${_s_pid[i]:-}" = "$who" ]; then
 				_sched_finish "$i" "$rc"
@@ -220,7 +229,19 @@ sched_run() {
 		done
 	done
 	trap - INT TERM
+	for ((i = 0; i < _s_n; i++)); do
+		if [ "${_s_state[i]}" = pending ]; then
+			_s_state[i]=skipped
+			_s_why[i]="stopped by SIG$_s_stopped"
+		fi
+	done
 	_sched_report
+	local st=$?
+	case $_s_stopped in
+	INT) return 130 ;;
+	TERM) return 143 ;;
+	esac
+	return "$st"
 }
 
 # _sched_path: the chain of steps that decided the total, last first:

@@ -195,10 +195,14 @@ chown -R mysql:mysql "$DIR/mysql/data" "$DIR/mysql/run" "$DIR/log/mariadb"
 chmod 700 "$DIR/mysql/data"
 chmod 755 "$DIR/mysql/run"
 
+# --tmpdir: MariaDB names its temporary files by its PID, and clusters
+# started side by side in PID namespaces of their own (isolate.sh) have
+# mariadbds of the same PID: a shared /tmp would mix them up.
 log "initialising MariaDB datadir"
 mariadb-install-db --no-defaults --user=mysql --datadir="$DIR/mysql/data" \
     --auth-root-authentication-method=normal --skip-test-db \
-    --skip-name-resolve >"$DIR/log/mariadb-install.log" 2>&1 ||
+    --skip-name-resolve --tmpdir="$DIR/tmp" \
+    >"$DIR/log/mariadb-install.log" 2>&1 ||
     fail "mariadb-install-db failed" "$DIR/log/mariadb-install.log"
 
 log "starting mariadbd (port $MYSQL_PORT)"
