@@ -1376,9 +1376,12 @@ static Suite *_suite(void)
 
 int main(void)
 {
-	SRunner *runner = srunner_create(_suite());
+	SRunner *runner;
 	int failed;
 
+	/* no Check timer: see tests/unit/test_core.c */
+	setenv("CK_DEFAULT_TIMEOUT", "0", 0);
+	runner = srunner_create(_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

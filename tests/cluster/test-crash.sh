@@ -66,6 +66,8 @@ cc -O2 -o "$DIR/submit-many" "$HERE/submit-many.c" -lslurm ||
     die "cannot build submit-many (libslurm-dev missing?)"
 cc -O2 -o "$DIR/kill-on" "$HERE/kill-on.c" ||
     die "cannot build kill-on"
+# kill-on runs at nice -20: woken by what it watches, it runs before the
+# busy processes of a loaded machine (other tests, compilers beside it)
 
 POLICY=$DIR/moab.conf
 cat >"$POLICY" <<'EOF'
@@ -147,7 +149,11 @@ landed() {
     new=$(cd "$STATE" && ls -- *.new 2>/dev/null | tr '\n' ' ')
     s=$(snap_pass)
     l=$(state_last)
-    if [[ -n $new ]]; then
+    if [[ $new == "priority_prism_state.new " && -n $s ]] && ((s > l)); then
+        # the snapshot in place, its state file half-written: the same
+        # point of the save for a restart (a .new is never read)
+        echo "between the usage snapshot and the state file, while writing ${new% } (snapshot pass $s, state $l)"
+    elif [[ -n $new ]]; then
         echo "while writing ${new% } (snapshot pass ${s:-none}, state $l)"
     elif [[ -n $s ]] && ((s > l)); then
         echo "between the usage snapshot and the state file (snapshot pass $s, state $l)"
@@ -158,6 +164,8 @@ landed() {
     fi
 }
 
+AIMS=3
+aims_left=$AIMS
 log "two passes to accumulate usage"
 wait_pass >/dev/null || die "no recalculation pass"
 end=$(wait_pass) || die "no recalculation pass"
@@ -176,7 +184,7 @@ for ((k = 1; k <= KILLS + 2; k++)); do
         scontrol setdebugflags +Priority
         scontrol setdebug verbose
         log "kill $k: waiting for the next pass to decay usage"
-        "$DIR/kill-on" log "$LOGF" "$PLUGIN_TAG: decay from" "$pid" $((PERIOD + 30)) >/dev/null ||
+        nice -n -20 "$DIR/kill-on" log "$LOGF" "$PLUGIN_TAG: decay from" "$pid" $((PERIOD + 30)) >/dev/null ||
             { check "kill $k: a pass logged its decay" 1; break; }
         t_kill=$EPOCHREALTIME
         wait_dead "$pid"
@@ -193,14 +201,25 @@ for ((k = 1; k <= KILLS + 2; k++)); do
         # the last kill: the moment the next pass's snapshot is in place
         at="on the snapshot's rename"
         log "kill $k: waiting for the next usage snapshot"
-        "$DIR/kill-on" rename "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
+        nice -n -20 "$DIR/kill-on" rename "$STATE" priority_prism_usage "$pid" $((PERIOD + 30)) >/dev/null ||
             { check "kill $k: a usage snapshot written" 1; break; }
         t_kill=$EPOCHREALTIME
         wait_dead "$pid"
         where=$(landed "$last0")
         log "kill $k: SIGKILL to slurmctld $pid on the snapshot's rename: landed $where"
+        # kill-on is woken by the rename; the state file takes a few ms
+        # more, and on a loaded machine the wake-up can come after it:
+        # then this kill tested another point, and the next pass's save
+        # is aimed at again (at most AIMS times)
         case $where in
         between*) check "kill $k landed inside the save" 0 "$where" ;;
+        after*)
+            if ((--aims_left > 0)); then
+                log "kill $k missed the save (landed $where): aiming at the next pass's save again ($aims_left left)"
+            else
+                check "kill $k landed inside the save" 1 "$where; missed $AIMS times"
+            fi
+            ;;
         *) check "kill $k landed inside the save" 1 "$where" ;;
         esac
     else
@@ -253,6 +272,9 @@ for ((k = 1; k <= KILLS + 2; k++)); do
     ((CLASSIC)) || share=" Moab share $pct0% -> $pct2%;"
     check "kill $k $at ($where): state and usage intact" "$verdict" \
         "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2;$share damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
+    if ((k == KILLS + 2)) && [[ $where == after* ]] && ((aims_left > 0)); then
+        k=$((k - 1))
+    fi
 done
 
 if ((CLASSIC)); then

@@ -1936,9 +1936,6 @@ extern Suite *ge_suite(void)
 	tcase_add_loop_test(tickets, test_hierarchy, 0, N(hier_rows));
 	tcase_add_loop_test(tickets, test_greedy_naive, 0, 8);
 	tcase_add_test(tickets, test_large_pass);
-	tcase_set_timeout(seed, 60);
-	tcase_set_timeout(model, 60);
-	tcase_set_timeout(tickets, 120);
 	suite_add_tcase(s, seed);
 	suite_add_tcase(s, model);
 	suite_add_tcase(s, tickets);

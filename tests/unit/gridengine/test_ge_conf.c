@@ -852,7 +852,6 @@ extern Suite *ge_conf_suite(void)
 	Suite *s = suite_create("ge_conf");
 	TCase *tc = tcase_create("parse");
 
-	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_param, 0, N(params));
 	tcase_add_loop_test(tc, test_hierarchy, 0, N(hier));
 	tcase_add_loop_test(tc, test_entry, 0, N(entries));

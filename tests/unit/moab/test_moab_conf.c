@@ -837,7 +837,6 @@ extern Suite *moab_conf_suite(void)
 	Suite *s = suite_create("moab_conf");
 	TCase *tc = tcase_create("parse");
 
-	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_param, 0, N(params));
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_layout);
