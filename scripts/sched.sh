@@ -4,7 +4,7 @@
 # Steps are declared with their class and the steps they need, then run
 # as soon as what they need has passed and their class has a free slot:
 #
-#   sched_step NAME CLASS "NEED1|NEED2" CMD [ARG...]
+#   sched_step NAME CLASS "NEED1|NEED2" SECONDS CMD [ARG...]
 #   sched_slots CLASS N  at most N steps of CLASS at once
 #   sched_run            run them all; 0 when every step passed
 #
@@ -14,7 +14,10 @@
 #   wait   real-cluster tests, which mostly wait for recalculation passes
 #          in their own namespaces (6)
 #   io     downloads and debootstrap (3)
-# NEEDs are separated by "|" (names hold spaces); a NEED that was never
+# SECONDS is about how long the step takes alone on a quiet machine: only
+# the order in which ready steps start depends on it (the step with the
+# longest chain of steps still to run after it starts first), never a
+# timeout. NEEDs are separated by "|" (names hold spaces); a NEED that was never
 # declared (its step was skipped by an option) counts as passed. A step
 # whose NEED failed does not run and counts as failed ("not run").
 #
@@ -34,7 +37,7 @@
 declare -A SCHED_SLOTS=([cpu]=2 [wait]=6 [io]=3)
 
 _s_n=0
-_s_name=() _s_class=() _s_needs=() _s_cmd=()
+_s_name=() _s_class=() _s_needs=() _s_cmd=() _s_est=() _s_order=()
 _s_state=() _s_pid=() _s_start=() _s_end=() _s_cpu=() _s_why=()
 _s_log=
 _s_t0=0
@@ -50,8 +53,8 @@ _sched_now() {
 }
 
 sched_step() {
-	local name=$1 class=$2 needs=$3 i
-	shift 3
+	local name=$1 class=$2 needs=$3 est=$4 i
+	shift 4
 	[ -n "${SCHED_SLOTS[$class]:-}" ] || {
 		echo "sched: step '$name': unknown class '$class'" >&2
 		return 2
@@ -65,6 +68,7 @@ sched_step() {
 	_s_name[_s_n]=$name
 	_s_class[_s_n]=$class
 	_s_needs[_s_n]=$needs
+	_s_est[_s_n]=$est
 	_s_cmd[_s_n]=$(printf '%q ' "$@")
 	_s_state[_s_n]=pending
 	_s_n=$((_s_n + 1))
@@ -98,6 +102,34 @@ _sched_ready() {
 		esac
 	done
 	return "$rc"
+}
+
+# _sched_order: _s_order, the steps by the longest chain of estimated
+# seconds from their start to the end of the run, longest first (ties:
+# in the order declared)
+_sched_order() {
+	local i j k need changed=1
+	local -a rank needs
+	for ((i = 0; i < _s_n; i++)); do
+		rank[i]=${_s_est[i]}
+	done
+	# rank(i) = est(i) + the largest rank of a step that needs i
+	for ((k = 0; k < _s_n && changed; k++)); do
+		changed=0
+		for ((j = 0; j < _s_n; j++)); do
+			IFS='|' read -r -a needs <<<"${_s_needs[j]}"
+			for need in ${needs[@]+"${needs[@]}"}; do
+				_sched_index "$need" || continue
+				if [ $((_s_est[_idx] + rank[j])) -gt "${rank[_idx]}" ]; then
+					rank[_idx]=$((_s_est[_idx] + rank[j]))
+					changed=1
+				fi
+			done
+		done
+	done
+	mapfile -t _s_order < <(for ((i = 0; i < _s_n; i++)); do
+		printf '%d %d\n' "${rank[i]}" "$i"
+	done | sort -k1,1nr -k2,2n | cut -d ' ' -f 2)
 }
 
 _sched_running() { # _sched_running CLASS: how many of CLASS run, in _cnt
@@ -186,6 +218,7 @@ sched_run() {
 	_s_log=$(mktemp -d "${TMPDIR:-/tmp}/prism-test.XXXXXX")
 	local t=${EPOCHREALTIME/./}
 	_s_t0=$((t / 1000))
+	_sched_order
 	trap '_sched_stop_all INT' INT
 	trap '_sched_stop_all TERM' TERM
 	while :; do
@@ -193,7 +226,7 @@ sched_run() {
 		[ -z "$_s_stopped" ] || progress=0
 		while [ "$progress" -eq 1 ]; do
 			progress=0
-			for ((i = 0; i < _s_n; i++)); do
+			for i in "${_s_order[@]}"; do
 				[ "${_s_state[i]}" = pending ] || continue
 				rc=0
 				_sched_ready "$i" || rc=$?

@@ -133,9 +133,33 @@ fuzz() {
 	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30
 }
 
+# The cluster tests mostly wait for recalculation passes; test-load.sh
+# keeps the CPUs busy (5,000 sbatch processes, then 15,000 jobs through
+# the API): it counts as a CPU-bound step.
+cluster_class() {
+	case $1 in
+	test-load.sh) echo cpu ;;
+	*) echo wait ;;
+	esac
+}
+
+# about how long each cluster test takes alone (seconds; the scheduler
+# starts the longest chains first)
+cluster_est() {
+	case $1 in
+	test-multifactor.sh) echo 750 ;;
+	test-crash-classic.sh | test-ge.sh) echo 440 ;;
+	test-crash.sh) echo 400 ;;
+	test-moab.sh) echo 320 ;;
+	test-load.sh) echo 150 ;;
+	*) echo 140 ;;
+	esac
+}
+
 # ---------------------------------------------------------------- the steps
-# Declared longest first within a class: a step waiting for a slot starts
-# in this order.
+# NAME CLASS NEEDS SECONDS CMD: SECONDS, about how long the step takes
+# alone on a quiet 2-core machine (fresh where it downloads), orders the
+# steps that are ready (scripts/sched.sh).
 
 host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 	test-crash.sh test-moab.sh test-load.sh test-foundation.sh)
@@ -149,16 +173,16 @@ for t in tests/cluster/test-*.sh; do
 done
 
 S=scripts/setup.sh
-sched_step "packages for the Debian roots" io "" $S --tools
+sched_step "packages for the Debian roots" io "" 30 $S --tools
 # after the tools: two apt-get at once would wait on each other's locks
-sched_step "packages" io "packages for the Debian roots" $S --packages
-sched_step "Slurm source tree" cpu "packages" scripts/slurm-source.sh
-sched_step "build" cpu "Slurm source tree" $S
-sched_step "make check" cpu "build" make_check
+sched_step "packages" io "packages for the Debian roots" 90 $S --packages
+sched_step "Slurm source tree" cpu "packages" 90 scripts/slurm-source.sh
+sched_step "build" cpu "Slurm source tree" 40 $S
+sched_step "make check" cpu "build" 125 make_check
 
 if [ -n "$quick" ]; then
 	[ -n "${PRISM_SKIP_CLUSTER:-}" ] ||
-		sched_step "cluster: test-foundation.sh" wait "build" \
+		sched_step "cluster: test-foundation.sh" wait "build" 140 \
 			host_cluster test-foundation.sh
 	sched_run
 	exit
@@ -167,50 +191,57 @@ fi
 suite=$(root_suite)
 if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 	rs=(scripts/root-suite.sh "$suite")
-	sched_step "$suite root" io "packages for the Debian roots" \
+	sched_step "$suite root" io "packages for the Debian roots" 190 \
 		scripts/debian-root.sh "$suite" ensure
 	sched_step "$suite root: build against its Slurm" cpu "$suite root" \
-		"${rs[@]}" build
+		250 "${rs[@]}" build
 	if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 		for t in "${root_tests[@]}"; do
 			sched_step "$suite root: cluster: $t" wait \
-				"$suite root: build against its Slurm" "${rs[@]}" cluster "$t"
+				"$suite root: build against its Slurm" "$(cluster_est "$t")" \
+				"${rs[@]}" cluster "$t"
 		done
 	fi
 fi
 if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 	for t in "${host_tests[@]}"; do
-		sched_step "cluster: $t" wait "build" host_cluster "$t"
+		sched_step "cluster: $t" "$(cluster_class "$t")" "build" \
+			"$(cluster_est "$t")" host_cluster "$t"
 	done
 fi
 if [ -n "$suite" ] && [ -z "${PRISM_SKIP_ROOT:-}" ]; then
 	sched_step "$suite root: make check" cpu \
-		"$suite root: build against its Slurm" "${rs[@]}" check
+		"$suite root: build against its Slurm" 200 "${rs[@]}" check
 fi
-[ -n "${PRISM_SKIP_SANITIZE:-}" ] ||
-	sched_step "unit and harness tests under ASan+UBSan and valgrind" cpu \
-		"Slurm source tree" tests/sanitize/run.sh
+# the two halves of tests/sanitize/run.sh (own build trees and logs) as
+# two steps, so that they can run on both cores
+if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
+	sched_step "unit and harness tests under ASan+UBSan" cpu \
+		"Slurm source tree" 250 env PRISM_SAN_ONLY=asan tests/sanitize/run.sh
+	sched_step "unit and harness tests under valgrind" cpu \
+		"Slurm source tree" 300 env PRISM_SAN_ONLY=valgrind tests/sanitize/run.sh
+fi
 [ -n "${PRISM_SKIP_FUZZ:-}" ] ||
-	sched_step "fuzz the parsers (30 s per target)" cpu "packages" fuzz
-sched_step "make install DESTDIR" cpu "make check" install_check
+	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
+sched_step "make install DESTDIR" cpu "make check" 10 install_check
 [ -n "${PRISM_SKIP_DISTCHECK:-}" ] ||
-	sched_step "make distcheck" cpu "make install DESTDIR" make distcheck
+	sched_step "make distcheck" cpu "make install DESTDIR" 150 make distcheck
 if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
 	sched_step "Debian package for this machine's Slurm" cpu \
-		"Slurm source tree" host_package
+		"Slurm source tree" 150 host_package
 	sched_step "$host_suite-clean root" io "packages for the Debian roots" \
-		scripts/debian-root.sh "$host_suite-clean" ensure
+		100 scripts/debian-root.sh "$host_suite-clean" ensure
 	if [ -n "$suite" ] && [ -z "${PRISM_SKIP_ROOT:-}" ]; then
 		sched_step "$suite root: Debian package for its Slurm" cpu \
-			"$suite root: make check" root_package "$suite"
+			"$suite root: make check" 150 root_package "$suite"
 		sched_step "$suite-clean root" io "packages for the Debian roots" \
-			scripts/debian-root.sh "$suite-clean" ensure
+			100 scripts/debian-root.sh "$suite-clean" ensure
 		sched_step "package installed in a clean $suite root" io \
 			"$suite root: Debian package for its Slurm|$suite-clean root|Debian package for this machine's Slurm" \
-			install_test "$suite" "$host_suite"
+			120 install_test "$suite" "$host_suite"
 	fi
 	sched_step "package installed in a clean $host_suite root" io \
 		"Debian package for this machine's Slurm|$host_suite-clean root|${suite:+$suite root: Debian package for its Slurm}" \
-		install_test "$host_suite" "${suite:-none}"
+		120 install_test "$host_suite" "${suite:-none}"
 fi
 sched_run
