@@ -7,8 +7,8 @@
  *  written back; a job whose priority is negative held under
  *  REJECTNEGPRIOJOBS.
  *
- *  What each Slurm field stands for: prism_moab_facts.h (README,
- *  "Moab/Maui policy"); `prism explain` reads the public record into the
+ *  What each Slurm field stands for: prism_moab_facts.h (prism-moab(5),
+ *  "SUBCOMPONENT PARAMETERS AND VALUES"); `prism explain` reads the public record into the
  *  same facts and decodes sprio's columns with the same core.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -169,7 +169,8 @@ static void _hold(job_record_t *job_ptr, const prism_moab_result_t *res)
 	prism_hold_set(job_ptr, why);
 }
 
-/* sprio's columns (README: which column carries which component). */
+/* sprio's columns (priority_prism(5), "SPRIO COLUMNS": which column
+ * carries which component). */
 static void _store_columns(job_record_t *job_ptr,
 			   const prism_moab_columns_t *c)
 {

@@ -23,7 +23,7 @@
 /*
  * Notes
  *
- * What each Slurm field stands for (README, "Moab/Maui policy"): user,
+ * What each Slurm field stands for (prism-moab(5)): user,
  * group, account, QOS and partition are the USER, GROUP, ACCOUNT, QOS and
  * CLASS credentials; the queue time counts from the accrue time; nice is
  * USERPRIO (negated); an admin-set priority is the system priority
