@@ -18,7 +18,7 @@
 # DIR still stops it).
 #
 # Environment: PRISM_CTLD_TIMEOUT  seconds to wait for the new slurmctld to
-#                                  answer (default 60)
+#                                  answer (default LIMIT_DAEMON, lib.sh)
 
 set -euo pipefail
 
@@ -30,7 +30,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ -d $1 ]] || die "$1 is not a directory"
 DIR=$(cd "$1" && pwd -P)
 WANT=${2:-}
-TIMEOUT=${PRISM_CTLD_TIMEOUT:-60}
+TIMEOUT=${PRISM_CTLD_TIMEOUT:-$LIMIT_DAEMON}
 CONF=$DIR/etc/slurm.conf
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"

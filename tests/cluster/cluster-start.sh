@@ -184,7 +184,7 @@ record_pid "$DIR" munged $!
 munge_ok() {
     munge -n --socket="$MUNGE_SOCKET" | unmunge --socket="$MUNGE_SOCKET"
 }
-wait_for_daemon 20 "munged" "$DIR" munged munge_ok ||
+wait_for_daemon "$LIMIT_DAEMON" "munged" "$DIR" munged munge_ok ||
     fail "munged did not come up" "$MUNGE_LOG" "$DIR/log/munged.stdout"
 log "munged is up"
 
@@ -218,7 +218,7 @@ setsid /usr/sbin/mariadbd --no-defaults --user=mysql \
 record_pid "$DIR" mariadbd $!
 
 mysql_root() { mariadb --no-defaults --socket="$MYSQL_SOCKET" -uroot; }
-wait_for_daemon 60 "mariadbd" "$DIR" mariadbd mariadb-admin --no-defaults --socket="$MYSQL_SOCKET" \
+wait_for_daemon "$LIMIT_DAEMON" "mariadbd" "$DIR" mariadbd mariadb-admin --no-defaults --socket="$MYSQL_SOCKET" \
     -uroot ping ||
     fail "mariadbd did not come up" "$MYSQL_ERR" "$DIR/log/mariadbd.stdout"
 log "mariadbd is up"
@@ -358,7 +358,7 @@ export SLURM_CONF=$CONF
 log "starting slurmdbd (port $DBD_PORT)"
 setsid /usr/sbin/slurmdbd -D </dev/null >>"$DIR/log/slurmdbd.stdout" 2>&1 &
 record_pid "$DIR" slurmdbd $!
-wait_for_daemon 60 "slurmdbd" "$DIR" slurmdbd sacctmgr -n list cluster ||
+wait_for_daemon "$LIMIT_DAEMON" "slurmdbd" "$DIR" slurmdbd sacctmgr -n list cluster ||
     fail "slurmdbd did not come up" "$DIR/log/slurmdbd.log" \
         "$DIR/log/slurmdbd.stdout" "$MYSQL_ERR"
 log "slurmdbd is up"
@@ -386,7 +386,7 @@ sam modify user where name=root set DefaultAccount=physics
 
 # ---------------------------------------------------------------- slurmctld
 log "starting slurmctld (port $CTLD_PORT, PriorityType=$PRIORITY_TYPE)"
-start_slurmctld "$DIR" 60 ||
+start_slurmctld "$DIR" "$LIMIT_DAEMON" ||
     fail "slurmctld did not come up" "$DIR/log/slurmctld.log" \
         "$DIR/log/slurmctld.stdout"
 log "slurmctld is up"
@@ -410,7 +410,7 @@ nodes_idle() {
     n=$(sinfo -h -N -p low -t idle -o '%N' 2>/dev/null | sort -u | wc -l)
     ((n == NODES))
 }
-if ! wait_for 90 "all $NODES slurmd idle" nodes_idle; then
+if ! wait_for "$LIMIT_DAEMON" "all $NODES slurmd idle" nodes_idle; then
     sinfo -N -l >&2 || true
     for ((i = 1; i <= NODES; i++)); do
         log_tail "$DIR/log/slurmd-node$i.log" 20

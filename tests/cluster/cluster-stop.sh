@@ -51,8 +51,12 @@ if recorded_pid "$DIR" slurmctld >/dev/null && [[ -r $DIR/etc/slurm.conf ]]; the
                 return 1
             ((n == 0))
         }
+        # Not a check: a grace before the slurmd go, whose stray job
+        # processes are then killed by PID (step 2) however long this
+        # took; 30 s lets a few jobs end cleanly on a loaded machine and
+        # bounds the wait when thousands are queued (test-load.sh).
         wait_for 30 "jobs to finish" jobs_gone || true
-        # Let slurmstepds of the cancelled jobs exit.
+        # Let slurmstepds of the cancelled jobs exit (the same grace).
         # shellcheck disable=SC2317
         no_strays() { [[ -z $(spool_strays "$DIR") ]]; }
         wait_for 15 "slurmstepd to exit" no_strays || true

@@ -57,7 +57,7 @@ busy_running() {
     n=$(squeue -h -t R -j "$(IFS=,; echo "${BUSY[*]}")" -o '%i' | wc -l)
     ((n == ${#BUSY[@]}))
 }
-wait_for 60 "busy jobs running" busy_running ||
+wait_for "$LIMIT_SCHED" "busy jobs running" busy_running ||
     log "WARNING: not all busy jobs started; the demo may look odd"
 submit_as daemon -p low -n 1 -J daemon-low -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
 submit_as daemon -p high -n 1 -J daemon-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
@@ -76,7 +76,7 @@ charged() {
     sshare -h -P -a -o User,RawUsage | awk -F'|' '$1 == "daemon" && $2 > 0 { ok = 1 } END { exit !ok }'
 }
 log "waiting for a recalculation pass to charge the running jobs"
-wait_for 150 "usage charged" charged ||
+wait_for "$(limit_passes 2)" "usage charged" charged ||
     log "WARNING: no usage charged yet; fair-share is still even"
 
 echo "=== squeue"

@@ -86,19 +86,80 @@ log_tail() {
     fi
 }
 
+# ---------------------------------------------------------------- limits
+# How long a wait may last comes from what it waits for. The cluster
+# tests run side by side with each other and with compilers on a 2-core
+# machine (scripts/test.sh), so each limit adds LOAD_SLACK to the time
+# the event takes on an idle machine: a pass, an RPC or a scheduling
+# cycle started late by a loaded CPU (test-load.sh's 5,000 sbatch beside
+# them slowed squeue to 3.6 s and a 2-minute test to 4.8 minutes).
+LOAD_SLACK=${PRISM_LOAD_SLACK:-60}
+
+# calc_period -- PriorityCalcPeriod of the cluster in $DIR, in seconds
+# (the last value in slurm.conf wins, as in Slurm; the default is 5
+# minutes)
+calc_period() {
+    local m
+    m=$(awk -F= 'tolower($1) == "prioritycalcperiod" { v = $2 } END { print v }' \
+        "$DIR/etc/slurm.conf" 2>/dev/null)
+    [[ $m =~ ^[0-9]+$ ]] || m=5
+    echo $((m * 60))
+}
+
+# limit_passes N -- seconds for N recalculation passes to come: N
+# PriorityCalcPeriods (the timer may have just fired), plus LOAD_SLACK
+limit_passes() {
+    echo $((${1:-1} * $(calc_period) + LOAD_SLACK))
+}
+
+# LIMIT_SCHED -- seconds for a runnable job to start: slurmctld schedules
+# at each submit and end and at least every sched_interval (60 s by
+# default, as these clusters run), plus LOAD_SLACK
+LIMIT_SCHED=$((60 + LOAD_SLACK))
+# LIMIT_DAEMON -- seconds for a started daemon to answer: slurmctld
+# recovers its state (up to 20,000 jobs here) and every slurmd registers,
+# 30 s, plus LOAD_SLACK
+LIMIT_DAEMON=$((30 + LOAD_SLACK))
+# LIMIT_RPC -- seconds for slurmdbd's update to reach slurmctld (sent
+# when sacctmgr commits), or an RPC's answer, plus LOAD_SLACK
+LIMIT_RPC=$((5 + LOAD_SLACK))
+
+# _wait_state FILE -- when a wait times out: what the awaited command last
+# printed (FILE), and the cluster's state as the test saw it
+_wait_state() {
+    local out=$1 states
+    if [[ -s $out ]]; then
+        log "  the check last printed:"
+        tail -n 5 -- "$out" | sed 's/^/    /' >&2
+    fi
+    [[ -n ${SLURM_CONF:-} && -r ${SLURM_CONF:-} ]] || return 0
+    states=$(timeout 20 squeue -h -o '%T' 2>/dev/null | sort | uniq -c |
+        awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }') || states=
+    log "  jobs then: ${states:-none (or squeue did not answer in 20 s)}"
+    if [[ -n ${DIR:-} && -r $DIR/log/slurmctld.log ]]; then
+        log "  slurmctld's last log lines:"
+        tail -n 3 -- "$DIR/log/slurmctld.log" | sed 's/^/    /' >&2
+    fi
+}
+
 # wait_for TIMEOUT_SECONDS DESCRIPTION CMD [ARGS...]
-# Run CMD (output discarded) every 0.5 s until it succeeds or the timeout
-# expires.  Returns 0 on success, 1 on timeout.
+# Run CMD every 0.5 s, in this shell, until it succeeds or the timeout
+# expires. Returns 0 on success, 1 on timeout, which is logged with what
+# CMD printed last and the state of the cluster.
 wait_for() {
-    local timeout=$1 desc=$2
+    local timeout=$1 desc=$2 out
     shift 2
     local deadline=$((SECONDS + timeout))
+    out=$(mktemp "${TMPDIR:-/tmp}/prism-wait.XXXXXX") || return 1
     while true; do
-        if "$@" >/dev/null 2>&1; then
+        if "$@" >"$out" 2>&1; then
+            rm -f -- "$out"
             return 0
         fi
         if ((SECONDS >= deadline)); then
             log "timed out after ${timeout}s waiting for: $desc"
+            _wait_state "$out"
+            rm -f -- "$out"
             return 1
         fi
         sleep 0.5
@@ -121,6 +182,7 @@ wait_for_daemon() {
         fi
         if ((SECONDS >= deadline)); then
             log "timed out after ${timeout}s waiting for: $desc"
+            _wait_state /dev/null
             return 1
         fi
         sleep 0.5
@@ -359,7 +421,7 @@ ctld_up() {
 # if it died or did not answer in time (it stays recorded, so
 # cluster-stop.sh still stops it).
 start_slurmctld() {
-    local dir=$1 timeout=${2:-60}
+    local dir=$1 timeout=${2:-$LIMIT_DAEMON}
     setsid /usr/sbin/slurmctld -D -f "$dir/etc/slurm.conf" \
         </dev/null >>"$dir/log/slurmctld.stdout" 2>&1 &
     record_pid "$dir" slurmctld $!
@@ -409,7 +471,7 @@ ctld_reconfigure() {
     fi
     size=-1
     quiet_since=$SECONDS
-    deadline=$((SECONDS + 90))
+    deadline=$((SECONDS + LIMIT_DAEMON))
     while ((SECONDS < deadline)); do
         if _log_since "$logf" "$mark" "slurmctld version .* started on cluster" &&
             ctld_up; then
@@ -436,7 +498,7 @@ ctld_reconfigure() {
         fi
         sleep 0.5
     done
-    log "slurmctld did not come back from the reconfigure within 90 s"
+    log "slurmctld did not come back from the reconfigure within $LIMIT_DAEMON s"
     log_tail "$logf" 20
     return 1
 }

@@ -104,7 +104,7 @@ for ((i = 0; i < ${#nodes[@]}; i++)); do
         -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
 done
 fills_running() { (($(squeue -h -t R -n fill | wc -l) == ${#nodes[@]})); }
-wait_for 60 "fill jobs running" fills_running || die "fill jobs did not start"
+wait_for "$LIMIT_SCHED" "fill jobs running" fills_running || die "fill jobs did not start"
 "$DIR/submit-many" "$N_JOBS" low "$DIR/out" >/dev/null || die "cannot queue $N_JOBS jobs"
 
 mtime() { stat -c %.3Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }

@@ -62,7 +62,7 @@ fill_running() {
     n=$(squeue -h -t R -j "$(IFS=,; echo "${FILL[*]}")" -o '%i' | wc -l)
     ((n == ${#FILL[@]}))
 }
-if ! wait_for 60 "fill jobs running" fill_running; then
+if ! wait_for "$LIMIT_SCHED" "fill jobs running" fill_running; then
     squeue -o '%i %u %P %T %r %N' || true
     log_tail "$DIR/log/slurmctld.log" 40
     die "fill jobs did not start"
@@ -93,15 +93,15 @@ all_prioritised() {
     done
 }
 # Priorities are normally set at submit time; a plugin may only set them in
-# its periodic pass (PriorityCalcPeriod=1 minute), so allow ~2.5 periods.
-if ! wait_for 150 "pending jobs to get a priority" all_prioritised; then
+# its periodic pass (PriorityCalcPeriod=1 minute), so allow two periods.
+if ! wait_for "$(limit_passes 2)" "pending jobs to get a priority" all_prioritised; then
     log "not all pending jobs got a non-zero priority"
 fi
 # Wait for a recalculation pass after submission (PriorityCalcPeriod is one
 # minute): the age term of the oldest pending job then becomes non-zero.
 age_of() { sprio -h -j "$1" -o '%A' 2>/dev/null | awk '{print int($1)}' | head -n 1; }
 aged() { local a; a=$(age_of "$JOB_LOW"); [[ $a =~ ^[0-9]+$ ]] && ((a > 0)); }
-if ! wait_for 100 "a recalculation pass to age the pending jobs" aged; then
+if ! wait_for "$(limit_passes 1)" "a recalculation pass to age the pending jobs" aged; then
     log "the age term stayed 0"
 fi
 
@@ -249,7 +249,7 @@ part_doubled() {
     p=$(sprio -h -j "$JOB_HIGH" -o '%P' | awk '{print int($1)}' | head -n 1)
     [[ $p == 20000 ]]
 }
-if wait_for 130 "the new partition weight in sprio" part_doubled; then
+if wait_for "$(limit_passes 2)" "the new partition weight in sprio" part_doubled; then
     check "(i) scontrol reconfigure applies PriorityWeightPartition=20000" 0 \
         "high job: PARTITION=$(sprio -h -j "$JOB_HIGH" -o '%P' | tr -d ' '), priority $(prio_of "$JOB_HIGH")"
 else
@@ -265,7 +265,7 @@ terms_logged() {
     grep -qE "JobId=$JOB_HIGH priority: site -?[0-9]+ \+ age [0-9.]+ .* partition 20000.00 .* = [0-9]+" \
         "$DIR/log/slurmctld.log"
 }
-if wait_for 130 "a pass logging the terms" terms_logged; then
+if wait_for "$(limit_passes 2)" "a pass logging the terms" terms_logged; then
     check "(k) DebugFlags=Priority logs each job's terms" 0 \
         "$(grep -oE "JobId=$JOB_HIGH priority: .*" "$DIR/log/slurmctld.log" | tail -n 1)"
 else
@@ -291,11 +291,11 @@ fi
 sacctmgr -i add user nobody account=physics fairshare=5 >/dev/null
 has_nobody() { sshare -a -l -n -P -A physics | grep -q '|nobody|'; }
 added=0
-wait_for 30 "the new association in sshare" has_nobody && added=1
+wait_for "$LIMIT_RPC" "the new association in sshare" has_nobody && added=1
 sacctmgr -i remove user nobody account=physics >/dev/null
 gone() { ! has_nobody; }
 removed=0
-wait_for 30 "the association to leave sshare" gone && removed=1
+wait_for "$LIMIT_RPC" "the association to leave sshare" gone && removed=1
 alive=0
 scontrol ping | grep -q 'UP' && alive=1
 check "(j) associations added and removed at run time" \

@@ -64,7 +64,7 @@ for n in $(sinfo -h -N -p low -o '%N' | sort -u); do
         --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
 done
 fills_running() { (($(squeue -h -t R -n fill | wc -l) == $(sinfo -h -N -p low -o '%N' | sort -u | wc -l))); }
-wait_for 60 "fill jobs running" fills_running || die "fill jobs did not start"
+wait_for "$LIMIT_SCHED" "fill jobs running" fills_running || die "fill jobs did not start"
 
 # ---------------------------------------------------------------- (a)
 reconfigure_loop() {

@@ -103,7 +103,7 @@ state_mtime() { stat -c %Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; 
 wait_pass() {
     local m0
     m0=$(state_mtime)
-    wait_for 90 "a recalculation pass ($1)" \
+    wait_for "$(limit_passes 1)" "a recalculation pass ($1)" \
         bash -c "[[ \$(stat -c %Y '$STATE/priority_prism_state' 2>/dev/null || echo 0) != $m0 ]]" ||
         log "no pass seen ($1)"
     sleep 1
@@ -136,7 +136,7 @@ fill_running() {
     n=$(squeue -h -t R -j "$(IFS=,; echo "${FILL[*]}")" -o '%i' | wc -l)
     ((n == ${#FILL[@]}))
 }
-wait_for 60 "fill jobs running" fill_running || die "fill jobs did not start"
+wait_for "$LIMIT_SCHED" "fill jobs running" fill_running || die "fill jobs did not start"
 
 log "submitting pending jobs"
 J_DAEMON=$(submit daemon -p low -n 1 -t 60 -J cred-user --wrap 'sleep 5')

@@ -443,25 +443,25 @@ sub_parent() {
     scontrol show assoc_mgr accounts=sub flags=assoc 2>/dev/null |
         sed -n 's/.*ParentAccount=\([^( ]*\)(.*/\1/p' | head -n 1
 }
-wait_for 30 "slurmctld to get the association changes" assoc_updated ||
+wait_for "$LIMIT_RPC" "slurmctld to get the association changes" assoc_updated ||
     log "WARNING: association changes not visible in slurmctld yet"
 
 # ---------------------------------------------------------------- (a) + (e)
 phase "(a) usage job"
 S0=$(sshare_snap) || S0=
 JA=$(submit daemon -p low -N 1 -n "$CPUS" --time=10 -J usage --wrap 'sleep 600')
-wait_for 60 "job $JA running" jobs_running "$JA" || log "job $JA did not start"
+wait_for "$LIMIT_SCHED" "job $JA running" jobs_running "$JA" || log "job $JA did not start"
 JA_START_T=$(now)
 log "job $JA (daemon, $CPUS CPUs) running"
 
 phase "(e) GrpTRESRunMins"
 E1=$(submit bin -p low -n 1 --time=60 -J runmins-1 --wrap 'sleep 600')
-wait_for 60 "job $E1 running" jobs_running "$E1" || log "job $E1 did not start"
+wait_for "$LIMIT_SCHED" "job $E1 running" jobs_running "$E1" || log "job $E1 did not start"
 E1_STATE=$(state_of "$E1")
 E2=$(submit bin -p low -n 1 --time=60 -J runmins-2 --wrap 'sleep 600')
 E_REASON_WANT=AssocGrpCPURunMinutesLimit
 e2_held() { [[ $(squeue -h -j "$E2" -o '%T %r') == "PENDING $E_REASON_WANT" ]]; }
-wait_for 30 "job $E2 pending with $E_REASON_WANT" e2_held || true
+wait_for "$LIMIT_SCHED" "job $E2 pending with $E_REASON_WANT" e2_held || true
 E2_BEFORE=$(squeue -h -j "$E2" -o '%T %r')
 E_RUNMINS=$(scontrol show assoc_mgr users=bin flags=assoc 2>/dev/null |
     awk '/^ClusterName=/ { mine = / UserName=bin\(/ }
@@ -492,7 +492,7 @@ while ((SECONDS < deadline)); do
 done
 T1=$PASS_T
 phase "(a) second pass"
-wait_pass 100 "second charge of job $JA" || true
+wait_pass "$(limit_passes 1)" "second charge of job $JA" || true
 U2=$SNAP
 T2=$PASS_T
 scancel "$JA"
@@ -546,13 +546,13 @@ sacctmgr -i modify user where name=bin cluster=prism set GrpTRESRunMins=cpu=-1 >
 
 # ---------------------------------------------------------------- (c)
 phase "(c) fill nodes"
-wait_for 30 "jobs $JA $E1 $E2 to end" jobs_gone "$JA" "$E1" "$E2" ||
+wait_for "$LIMIT_RPC" "jobs $JA $E1 $E2 to end" jobs_gone "$JA" "$E1" "$E2" ||
     log "WARNING: jobs $JA $E1 $E2 still there"
 FILL=()
 for n in "${NODE_LIST[@]}"; do
     FILL+=("$(submit nobody -A chem -p low -w "$n" -N 1 --exclusive --time=30 -J fill --wrap 'sleep 900')")
 done
-wait_for 60 "fill jobs running" jobs_running "${FILL[@]}" ||
+wait_for "$LIMIT_SCHED" "fill jobs running" jobs_running "${FILL[@]}" ||
     log "WARNING: not all fill jobs run: $(squeue -h -j "$(IFS=,; echo "${FILL[*]}")" -o '%i:%T:%r' | tr '\n' ' ')"
 # Identical jobs: daemon (has used the machine) and root (has not), both in
 # physics with 30 shares; root's is submitted a second later (younger).
@@ -568,7 +568,7 @@ JX+=("$(submit root -A chem -p high -n 1 --time=10 -J mix-root --wrap 'sleep 5')
 log "pending jobs: used=$JC_USED unused=$JC_UNUSED others=${JX[*]}"
 
 phase "(c) pass"
-wait_pass 100 "after submitting the pending jobs" || true
+wait_pass "$(limit_passes 1)" "after submitting the pending jobs" || true
 U3=$SNAP
 T3=$PASS_T
 SP3=$(sprio_snap) || SP3=
@@ -694,7 +694,7 @@ else
     K_T0=$(now)
     K_REF=$(sshare_snap) || K_REF=
     ctld_reconfigure "$DIR"
-    wait_pass 100 "first pass after the whatif settings" "$K_REF" || true
+    wait_pass "$(limit_passes 1)" "first pass after the whatif settings" "$K_REF" || true
     K_AFTER=$(sprio_order)
     capture "k-sprio" "$K_AFTER"
     dt=$(calc 'int(b - a + 0.5)' "a=$K_T0" "b=$(now)")
@@ -718,7 +718,7 @@ L_MARK=$(log_mark)
 L_BEFORE=$(sub_parent)
 sacctmgr -i modify account where name=sub cluster=prism set parent=chem >/dev/null
 sub_moved() { [[ $(sub_parent) == chem ]]; }
-wait_for 30 "slurmctld to get the move" sub_moved ||
+wait_for "$LIMIT_RPC" "slurmctld to get the move" sub_moved ||
     log "WARNING: slurmctld does not show sub under chem yet"
 L_AFTER=$(sub_parent)
 
@@ -728,8 +728,8 @@ phase "(b) drain, decay pass"
 # usage only decays (this also makes (d) a clean comparison).
 scontrol update nodename="$(IFS=,; echo "${NODE_LIST[*]}")" state=drain reason=prism-test
 scancel "${FILL[@]}"
-wait_for 30 "fill jobs to end" jobs_gone "${FILL[@]}" || log "WARNING: fill jobs still there"
-wait_pass 100 "decay after the jobs ended" || true
+wait_for "$LIMIT_RPC" "fill jobs to end" jobs_gone "${FILL[@]}" || log "WARNING: fill jobs still there"
+wait_pass "$(limit_passes 1)" "decay after the jobs ended" || true
 U4=$SNAP
 T4=$PASS_T
 SP4=$(sprio_snap) || SP4=
@@ -944,10 +944,10 @@ set_conf PriorityFlags NO_FAIR_TREE
 set_conf PriorityDecayHalfLife 0-0:$((G_HL / 60))
 ctld_reconfigure "$DIR"
 log "slurmctld now has: $(scontrol show config | grep -E '^(PriorityFlags|PriorityDecayHalfLife) ' | tr -s ' ' | tr '\n' ' ')"
-wait_pass 100 "first pass after the reconfigure" "$G_REF" || true
+wait_pass "$(limit_passes 1)" "first pass after the reconfigure" "$G_REF" || true
 G1=$SNAP
 TG1=$PASS_T
-wait_pass 100 "second pass after the reconfigure" "$G1" || true
+wait_pass "$(limit_passes 1)" "second pass after the reconfigure" "$G1" || true
 G2=$SNAP
 TG2=$PASS_T
 SPG=$(sprio_snap) || SPG=
@@ -1004,7 +1004,7 @@ phase "(h) GrpTRESRunMins across a restart"
 # limit, and the second job must stay held.
 mapfile -t ALL_JOBS < <(squeue -h -o '%i')
 ((${#ALL_JOBS[@]} == 0)) || scancel "${ALL_JOBS[@]}" 2>/dev/null || true
-wait_for 60 "all jobs to end" jobs_gone "${ALL_JOBS[@]}" || log "WARNING: jobs still there"
+wait_for "$LIMIT_SCHED" "all jobs to end" jobs_gone "${ALL_JOBS[@]}" || log "WARNING: jobs still there"
 scontrol update nodename="$(IFS=,; echo "${NODE_LIST[*]}")" state=resume
 H_FULL=$((CPUS * 60))
 H_LIMIT=$((H_FULL * 3 / 2))
@@ -1018,18 +1018,18 @@ runmins_of_bin() {
                 print v; f = 1; exit }
             END { exit !f }'
 }
-wait_for 30 "slurmctld to get bin's GrpTRESRunMins=cpu=$H_LIMIT" runmins_of_bin ||
+wait_for "$LIMIT_RPC" "slurmctld to get bin's GrpTRESRunMins=cpu=$H_LIMIT" runmins_of_bin ||
     log "WARNING: bin's new limit not visible in slurmctld yet"
 H1=$(submit bin -p low -N 1 -n "$CPUS" --time=60 -J runmins-r1 --wrap 'sleep 900')
-wait_for 60 "job $H1 running" jobs_running "$H1" || log "job $H1 did not start"
+wait_for "$LIMIT_SCHED" "job $H1 running" jobs_running "$H1" || log "job $H1 did not start"
 H1_START=$(date -d "$(squeue -h -j "$H1" -o '%S')" +%s 2>/dev/null) || H1_START=
 H2=$(submit bin -p low -N 1 -n "$CPUS" --time=60 -J runmins-r2 --wrap 'sleep 900')
 h2_held() { [[ $(squeue -h -j "$H2" -o '%T %r') == "PENDING $E_REASON_WANT" ]]; }
-wait_for 30 "job $H2 pending with $E_REASON_WANT" h2_held || true
+wait_for "$LIMIT_SCHED" "job $H2 pending with $E_REASON_WANT" h2_held || true
 # Two passes while job H1 runs, so that its run-minutes are clearly below
 # the whole limit before the restart.
-wait_pass 100 "first pass with job $H1 running" || true
-wait_pass 100 "second pass with job $H1 running" "$SNAP" || true
+wait_pass "$(limit_passes 1)" "first pass with job $H1 running" || true
+wait_pass "$(limit_passes 1)" "second pass with job $H1 running" "$SNAP" || true
 HB=$(runmins_of_bin) || HB="?"
 HB_T=$(now)
 mark=$(log_mark)
