@@ -12,8 +12,8 @@
 # may run at once (default):
 #   cpu    compiles and test programs that keep a core busy (2: the cores)
 #   wait   real-cluster tests, which mostly wait for recalculation passes
-#          in their own namespaces (6)
-#   io     downloads and debootstrap (3)
+#          in their own namespaces (12)
+#   io     downloads and debootstrap (2: they share the network)
 # SECONDS is about how long the step takes alone on a quiet machine: only
 # the order in which ready steps start depends on it (the step with the
 # longest chain of steps still to run after it starts first), never a
@@ -34,7 +34,7 @@
 # (the cluster tests run under tests/cluster/isolate.sh, whose PID 1
 # reaps their daemons, so theirs is).
 
-declare -A SCHED_SLOTS=([cpu]=2 [wait]=6 [io]=3)
+declare -A SCHED_SLOTS=([cpu]=2 [wait]=12 [io]=2)
 
 _s_n=0
 _s_name=() _s_class=() _s_needs=() _s_cmd=() _s_est=() _s_order=()

@@ -65,7 +65,6 @@ esac
 
 sched_slots cpu "${PRISM_TEST_CPU:-2}"
 sched_slots wait "${PRISM_TEST_CLUSTERS:-12}"
-sched_slots io 4
 
 pkgdir=$top/packages
 # shellcheck disable=SC1091
