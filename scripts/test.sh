@@ -160,7 +160,7 @@ cluster_est() {
 	test-crash-classic.sh | test-ge.sh) echo 440 ;;
 	test-crash.sh) echo 400 ;;
 	test-moab.sh) echo 320 ;;
-	test-load.sh) echo 150 ;;
+	test-load.sh) echo 300 ;;
 	*) echo 140 ;;
 	esac
 }
@@ -226,9 +226,9 @@ fi
 # two steps, so that they can run on both cores
 if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
 	sched_step "unit and harness tests under ASan+UBSan" cpu \
-		"Slurm source tree" 250 env PRISM_SAN_ONLY=asan tests/sanitize/run.sh
+		"Slurm source tree" 320 env PRISM_SAN_ONLY=asan tests/sanitize/run.sh
 	sched_step "unit and harness tests under valgrind" cpu \
-		"Slurm source tree" 300 env PRISM_SAN_ONLY=valgrind tests/sanitize/run.sh
+		"Slurm source tree" 350 env PRISM_SAN_ONLY=valgrind tests/sanitize/run.sh
 fi
 [ -n "${PRISM_SKIP_FUZZ:-}" ] ||
 	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
