@@ -134,7 +134,7 @@ static void _print_findings(const prism_mf_findings_t *out,
 /* What multifactor will do with these settings, on a few lines. */
 static void _print_summary(const prism_mf_settings_t *s)
 {
-	char flags[160], max_age[32], hl[32], calc[32];
+	char flags[PRISM_MF_FLAGS_STR_MAX], max_age[32], hl[32], calc[32];
 
 	prism_mf_flags_str(s->flags, flags, sizeof(flags));
 	prism_mf_time_str(s->max_age, max_age, sizeof(max_age));
@@ -186,6 +186,7 @@ extern int cli_check_multifactor(const char *conf_path)
 	_print_findings(&out, locs, conf_path);
 	_print_summary(&s);
 	warnings = out.cnt + out.lost;
+	prism_mf_findings_free(&out);
 	if (warnings)
 		printf("%s: OK (policy=multifactor), %zu warning%s\n",
 		       conf_path, warnings, warnings == 1 ? "" : "s");

@@ -88,7 +88,7 @@ typedef struct {
 	uint32_t assoc_cnt;
 	slurmdb_qos_rec_t **qos_recs;
 	uint32_t qos_cnt;
-	char assoc_err[160];
+	char assoc_err[PRISM_ERROR_MAX];
 	bool slurm_inited;		/* slurm_init() was called */
 } cli_records_t;
 

@@ -173,6 +173,18 @@ misspelt weight|\n\nQUEUETIMWEIGHT 5\n|FILE:3: QUEUETIMWEIGHT: unknown priority 
 missing value|FSWEIGHT\n|FILE:1: FSWEIGHT: missing value
 empty file||FILE: file is empty (a file of comments only gives the policy's defaults)
 EOF
+# issue 35: a message at a long path is whole (it was cut at 159 bytes)
+long="$tmp/$(printf 'd%.0s' {1..120})/$(printf 'e%.0s' {1..120})"
+mkdir -p "$long"
+printf 'FSWEIGHT 1\nFSUSRWEIGHT 5\n' >"$long/prism.conf"
+run check "$long/prism.conf"
+expect 1 "check a misspelt file at a long path"
+has "$tmp/err" "$long/prism.conf:2: FSUSRWEIGHT: unknown priority weight or cap (did you mean FSUSERWEIGHT?)" \
+	"the error at a long path is whole"
+printf 'FSWEIGHT 1\nLOGLEVEL 3\n' >"$long/notice.conf"
+run check "$long/notice.conf"
+has "$tmp/out" "$long/notice.conf:2: LOGLEVEL: not a priority parameter, ignored" \
+	"a notice at a long path is whole"
 run check "$tmp/does-not-exist.conf"
 expect 1 "check a missing file"
 has "$tmp/err" "$tmp/does-not-exist.conf: cannot open: No such file or directory" \

@@ -41,24 +41,63 @@ static void _add(prism_mf_findings_t *out, prism_mf_rule_t rule,
 		 const char *key, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Append a finding to 'out' (counted in out->lost when full). */
+/* A new string of printf's text of 'fmt' and 'ap', or NULL. */
+static char *_vdup(const char *fmt, va_list ap)
+{
+	va_list again;
+	int len;
+	char *text;
+
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (len < 0)
+		return NULL;
+	text = malloc((size_t) len + 1);
+	if (text)
+		vsnprintf(text, (size_t) len + 1, fmt, ap);
+	return text;
+}
+
+/* Append a finding to 'out' (counted in out->lost when full or out of
+ * memory). */
 static void _add(prism_mf_findings_t *out, prism_mf_rule_t rule,
 		 const char *key, const char *value, const char *fmt, ...)
 {
 	prism_mf_finding_t *f;
 	va_list ap;
+	char *v, *t;
 
 	if (out->cnt >= PRISM_MF_FINDINGS_MAX) {
+		out->lost++;
+		return;
+	}
+	v = strdup(value ? value : "");
+	va_start(ap, fmt);
+	t = _vdup(fmt, ap);
+	va_end(ap);
+	if (!v || !t) {
+		free(v);
+		free(t);
 		out->lost++;
 		return;
 	}
 	f = &out->item[out->cnt++];
 	f->rule = rule;
 	f->key = key;
-	snprintf(f->value, sizeof(f->value), "%s", value ? value : "");
-	va_start(ap, fmt);
-	vsnprintf(f->text, sizeof(f->text), fmt, ap);
-	va_end(ap);
+	f->value = v;
+	f->text = t;
+}
+
+extern void prism_mf_findings_free(prism_mf_findings_t *out)
+{
+	if (!out)
+		return;
+	for (size_t i = 0; i < out->cnt; i++) {
+		free(out->item[i].value);
+		free(out->item[i].text);
+	}
+	memset(out, 0, sizeof(*out));
 }
 
 extern void prism_mf_time_str(uint32_t secs, char *buf, size_t size)
@@ -195,8 +234,9 @@ static void _tres_item(const prism_mf_settings_t *s, char *item,
 	*eq = '=';
 	if (!_tres_known(s->tres_names, w->name))
 		_add(out, PRISM_MF_TRES, "PriorityWeightTRES", item,
-		     "%s is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: %s): slurmctld stops on it",
-		     w->name, s->tres_names ? s->tres_names : "none");
+		     "%.*s is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: %s): slurmctld stops on it",
+		     (int) (eq - item), item,
+		     s->tres_names ? s->tres_names : "none");
 }
 
 /* The six weights and the PriorityWeightTRES items into 'ws'. */
@@ -298,7 +338,7 @@ static bool _reset_none(const prism_mf_settings_t *s)
 static void _check_zero(const prism_mf_settings_t *s,
 			prism_mf_findings_t *out)
 {
-	char v[96], f[160];
+	char v[96], f[PRISM_MF_FLAGS_STR_MAX];
 	uint32_t nn = s->flags & NO_NORMAL_ALL;
 
 	prism_mf_flags_str(s->flags, f, sizeof(f));
