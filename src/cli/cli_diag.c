@@ -150,6 +150,13 @@ extern void cli_cols_read(const priority_factors_object_t *row,
 		.tres = f->priority_tres,
 		.tres_cnt = f->tres_cnt,
 	};
+	/*
+	 * An admin-set priority: Slurm sends the row without factors (site
+	 * and nice 0, not NICE_OFFSET), and sprio shows site and nice 0.
+	 */
+	if (row->direct_prio > 0)
+		*c = (prism_cols_t) { .site = NICE_OFFSET, .nice = NICE_OFFSET,
+				      .direct_prio = row->direct_prio };
 }
 
 /* ---- the Moab view ---------------------------------------------------- */

@@ -1187,18 +1187,34 @@ START_TEST(test_mf_view_no_assocs)
 }
 END_TEST
 
-/* An admin-set priority (scontrol update job priority=N): no terms. */
+/*
+ * An admin-set priority (scontrol update job priority=N): no terms. Slurm
+ * sends such a row without factors (site and nice 0, not NICE_OFFSET);
+ * sprio shows site 0 and nice 0, and so must explain and compare (issue
+ * 35: they showed -2147483648 and +2147483648, "decided by: site").
+ */
 START_TEST(test_mf_view_admin)
 {
 	static const uint32_t ids[] = { 6 };
+	const priority_factors_object_t saved = mf_rows[1];
 	cli_mf_explain_t x;
 	char *err = NULL, *text;
 
 	_mf_explain(&x);
 	x.ids = ids;
 	x.id_cnt = N(ids);
-	mf_rows[1].direct_prio = 5000;
+	mf_rows[1] = (priority_factors_object_t) { .job_id = 6,
+						   .partition = "fast",
+						   .direct_prio = 5000 };
 	mf_jobs[1].priority = 5000;
+	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
+	ck_assert_msg(!strstr(text, "2147483648") && !strstr(text, "site") &&
+			      !strstr(text, "nice"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "  job 6 ranks above job 5 by 167\n  decided by: the priority an administrator set (scontrol update job=ID priority=N)\n"),
+		      "%s", text);
+	free(text);
+	free(err);
 	text = _mf_print(&x, CLI_OK, &err);
 	ck_assert_ptr_nonnull(strstr(text, "job 6  user bin  account chem  partition fast  QOS normal  priority 5000\n  priority set by an administrator (5000): no terms\n"));
 	free(text);
@@ -1207,9 +1223,10 @@ START_TEST(test_mf_view_admin)
 	text = _mf_print(&x, CLI_OK, &err);
 	ck_assert_ptr_nonnull(strstr(text, "\"admin_priority\":5000,"));
 	ck_assert_ptr_nonnull(strstr(text, "\"sum\":5000,\"priority\":5000,\"clamped\":0,\"adds_up\":true,"));
+	ck_assert_msg(!strstr(text, "2147483648"), "%s", text);
 	free(text);
 	free(err);
-	mf_rows[1].direct_prio = 0;
+	mf_rows[1] = saved;
 	mf_jobs[1].priority = 19900;
 }
 END_TEST
