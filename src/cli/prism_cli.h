@@ -149,16 +149,20 @@ typedef struct {
 	const char *key;	/* as slurm.conf spells it, case ignored */
 	char file[4096];	/* "" when no line sets it (the default) */
 	unsigned line;
+	char *text;		/* the value as written there, NULL: none */
 } cli_conf_loc_t;
 
 /*
  * Find the last line of the slurm.conf 'conf_path' and its Include files
- * that sets each of the 'cnt' keys of 'locs'. A locator only: the values
- * come from Slurm's parser. CLI_OK, or CLI_ERROR after printing why a
- * file cannot be read.
+ * that sets each of the 'cnt' keys of 'locs', and the value as written
+ * there (freed with cli_conf_locs_free(), on failure too). A locator:
+ * the values come from Slurm's parser, the text only where Slurm keeps
+ * none (PriorityFlags: Slurm drops the names it does not know). CLI_OK,
+ * or CLI_ERROR after printing why a file cannot be read.
  */
 extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
 			   size_t cnt);
+extern void cli_conf_locs_free(cli_conf_loc_t *locs, size_t cnt);
 extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    const uint32_t *ids, uint32_t id_cnt,
 			    bool long_fmt, bool json);

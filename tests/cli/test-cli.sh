@@ -11,7 +11,9 @@
 #    read with Slurm's own parser (a table: exit status, a line printed):
 #    one per warning rule with FILE:LINE or FILE:(default), Include with a
 #    continuation and the time forms 0-4, 48:00:00 and a bare 7, a clean
-#    file, files Slurm's parser refuses (its error, exit 1);
+#    file, files Slurm's parser refuses (its error, exit 1), settings
+#    slurmctld stops on (errors, exit 1), a misspelt PriorityFlags item
+#    (a warning, exit 0);
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out
 #    with a reason, a summary at the end, the output passes `prism
@@ -340,8 +342,14 @@ zero.conf|0|@/zero.conf: OK (policy=multifactor), 4 warnings
 maxage.conf|0|@/maxage.conf:7: warning: PriorityMaxAge=00:04:00: shorter than PriorityCalcPeriod=00:05:00: the age factor jumps from 0 to 1 between two recalculations
 default.conf|0|@/default.conf:(default): warning: PriorityMaxAge=7-00:00:00: shorter than PriorityCalcPeriod=8-00:00:00: the age factor jumps from 0 to 1 between two recalculations
 apart.conf|0|@/apart.conf:6: warning: PriorityWeightAge=100: adds at most 100 points where PriorityWeightFairshare=1000000000 adds up to 1000000000: it only reorders jobs whose other terms agree to one part in a million
-tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=gres/gpu=1000: gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: cpu,mem,energy,node,billing,fs/disk,vmem,pages): slurmctld stops on it
-tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=mem=0.001: the TRES factor is at most 1, so this term adds less than one point to an integer priority
+tres.conf|1|@/tres.conf:7: error: PriorityWeightTRES=gres/gpu=1000: gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: cpu,mem,energy,node,billing,fs/disk,vmem,pages): slurmctld stops on it
+tres.conf|1|@/tres.conf:7: error: PriorityWeightTRES=node: not TRES=WEIGHT: slurmctld stops on it
+tres.conf|1|@/tres.conf: slurmctld refuses this file: 2 errors
+tiny.conf|0|@/tiny.conf:6: warning: PriorityWeightTRES=mem=0.001: the TRES factor is at most 1, so this term adds less than one point to an integer priority
+tiny.conf|0|@/tiny.conf: OK (policy=multifactor), 1 warning
+flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word
+flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'SOMETHING' is not a flag: Slurm ignores it without a word
+flags.conf|0|@/flags.conf: OK (policy=multifactor), 2 warnings
 forms.conf|0|@/forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations
 forms.conf|0|  PriorityMaxAge 00:07:00, PriorityCalcPeriod 04:00:00
 forms.conf|0|  PriorityDecayHalfLife 2-00:00:00, PriorityUsageResetPeriod NONE
@@ -356,6 +364,15 @@ if ! grep -q 'warning' "$tmp/out" && [ ! -s "$tmp/err" ]; then
 	ok "clean.conf: no warning"
 else
 	ko "clean.conf: $(cat "$tmp/out" "$tmp/err")"
+fi
+# issue 35: an error slurmctld stops on makes check fail, so that
+# `prism check && systemctl restart slurmctld` is safe: nothing on stdout
+# says OK
+run check --slurm-conf "$sc/tres.conf"
+if ! grep -q 'OK' "$tmp/out" && ! grep -q 'error' "$tmp/out"; then
+	ok "tres.conf: no OK, the errors on stderr only"
+else
+	ko "tres.conf: stdout $(cat "$tmp/out")"
 fi
 # a slurm.conf named without a folder: its Include is still found
 mkdir -p "$tmp/rel"

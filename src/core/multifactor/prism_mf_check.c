@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prism_lines.h"
 #include "prism_mf_check.h"
 
 #define PRIO_MAX 4294967295.0	/* Slurm's 32-bit priority */
@@ -84,6 +86,7 @@ static void _add(prism_mf_findings_t *out, prism_mf_rule_t rule,
 	}
 	f = &out->item[out->cnt++];
 	f->rule = rule;
+	f->error = rule == PRISM_MF_TRES;
 	f->key = key;
 	f->value = v;
 	f->text = t;
@@ -275,6 +278,58 @@ static void _weight_value(const _weight_t *w, char *buf, size_t size)
 		snprintf(buf, size, "%.0f", w->w);
 }
 
+/* The flags PriorityFlags takes (Slurm 22.05 to 26.05 read_config.c). */
+static const char *const _flag_names[] = {
+	"ACCRUE_ALWAYS",   "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
+	"DEPTH_OBLIVIOUS", "NO_FAIR_TREE",	     "INCR_ONLY",
+	"MAX_TRES",	   "MAX_TRES_GRES",	     "NO_NORMAL_ALL",
+	"NO_NORMAL_ASSOC", "NO_NORMAL_PART",	     "NO_NORMAL_QOS",
+	"NO_NORMAL_TRES",  "FAIR_TREE",
+};
+
+/* FLAGS: each item of PriorityFlags that names no flag. */
+static void _check_flags(const prism_mf_settings_t *s,
+			 prism_mf_findings_t *out)
+{
+	size_t n = sizeof(_flag_names) / sizeof(_flag_names[0]);
+	char *copy, *item, *save = NULL;
+
+	if (!s->flags_text || !*s->flags_text)
+		return;
+	copy = strdup(s->flags_text);
+	if (!copy)
+		return;
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		const char *best = NULL;
+		unsigned best_d = UINT_MAX;
+		size_t i;
+
+		for (i = 0; i < n && strcasecmp(item, _flag_names[i]); i++) {
+			unsigned d = prism_lines_distance(item,
+							  _flag_names[i]);
+
+			if (d < best_d) {
+				best_d = d;
+				best = _flag_names[i];
+			}
+		}
+		if (i < n)
+			continue;
+		if (best && best_d <= 3)
+			_add(out, PRISM_MF_FLAGS, "PriorityFlags",
+			     s->flags_text,
+			     "'%s' is not a flag (did you mean %s?): Slurm ignores it without a word",
+			     item, best);
+		else
+			_add(out, PRISM_MF_FLAGS, "PriorityFlags",
+			     s->flags_text,
+			     "'%s' is not a flag: Slurm ignores it without a word",
+			     item);
+	}
+	free(copy);
+}
+
 /* SUM, ALLZERO: the weights as a whole. */
 static void _check_sum(const _weights_t *ws, prism_mf_findings_t *out)
 {
@@ -416,6 +471,7 @@ extern int prism_mf_check(const prism_mf_settings_t *s,
 	}
 	memset(out, 0, sizeof(*out));
 	_weights(s, &ws, out);
+	_check_flags(s, out);
 	_check_sum(&ws, out);
 	_check_zero(s, out);
 	_check_times(s, out);

@@ -54,6 +54,11 @@
  *           that is not in 'tres_names' (AccountingStorageTRES as Slurm
  *           read it, its always-on TRES included): slurmctld stops on
  *           it. An item that is not NAME=NUMBER[KMGTP] is reported too.
+ *           These findings are errors (finding.error): slurmctld refuses
+ *           the file, so a check must not pass it.
+ *  FLAGS    a PriorityFlags item (comma list, case ignored) that names no
+ *           flag: Slurm ignores it without a word, so a misspelt flag is
+ *           simply not in force.
  */
 
 /* PriorityFlags, as Slurm reads them (the caller maps Slurm's bits). */
@@ -89,6 +94,8 @@ typedef struct {
 					 * NOW, DAILY, ...; NULL: NONE */
 	bool favor_small;		/* PriorityFavorSmall=YES */
 	const char *tres_names;		/* the cluster's TRES, comma list */
+	const char *flags_text;		/* PriorityFlags as written, NULL:
+					 * not known (FLAGS not checked) */
 } prism_mf_settings_t;
 
 typedef enum {
@@ -100,11 +107,13 @@ typedef enum {
 	PRISM_MF_TINY,
 	PRISM_MF_APART,
 	PRISM_MF_TRES,
+	PRISM_MF_FLAGS,
 } prism_mf_rule_t;
 
 /* One warning: "KEY=VALUE: text", or only the text when key is NULL. */
 typedef struct {
 	prism_mf_rule_t rule;
+	bool error;			/* slurmctld refuses the file */
 	const char *key;		/* static; NULL: no single key */
 	char *value;			/* as Slurm read it */
 	char *text;			/* what is wrong */
@@ -119,7 +128,7 @@ typedef struct {
 /*
  * Check 's' into 'out' (cleared first; the caller frees it with
  * prism_mf_findings_free()): findings about PriorityWeightTRES items
- * first, then SUM/ALLZERO, ZERO, MAXAGE, DECAY, TINY/APART. A finding that
+ * first, then FLAGS, SUM/ALLZERO, ZERO, MAXAGE, DECAY, TINY/APART. A finding that
  * does not fit or cannot be allocated is counted in out->lost. Returns 0,
  * or -1 with err set when 's' or 'out' is NULL.
  */

@@ -24,7 +24,7 @@
 #define S(age, fs, js, part, qos, assoc, tres, flags, maxage, calc, hl,     \
 	  reset, favor)                                                    \
 	{ age, fs, js, part, qos, assoc, tres, flags, maxage, calc, hl, reset, \
-	  favor, NAMES }
+	  favor, NAMES, NULL }
 /* A clean configuration with one setting changed. */
 #define CLEAN S(1000, 10000, 1000, 1000, 1000, 0, NULL, FT, WEEK, 300, WEEK, \
 		NULL, false)
@@ -220,6 +220,8 @@ START_TEST(test_text)
 
 	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
 	ck_assert_uint_eq(out.cnt, 2);
+	ck_assert(out.item[0].error);	/* slurmctld stops on it */
+	ck_assert(!out.item[1].error);
 	ck_assert_str_eq(out.item[0].value, "gres/gpu=5");
 	ck_assert_str_eq(out.item[0].text,
 			 "gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: " NAMES "): slurmctld stops on it");
@@ -332,6 +334,43 @@ START_TEST(test_flags_str)
 }
 END_TEST
 
+/* FLAGS: each PriorityFlags item that names no flag (issue 35); TRES
+ * findings are errors, the others warnings. */
+static const struct {
+	const char *text;
+	size_t cnt;
+	const char *first;	/* the first finding's text */
+} flag_texts[] = {
+	{ "ACCRUE_ALWAYS,max_tres,NO_NORMAL_ALL", 0, NULL },
+	{ "FAIR_TREE", 0, NULL },
+	{ "ACRUE_ALWAYS", 1,
+	  "'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word" },
+	{ "NO_FAIR_TREE,SOMETHING", 1,
+	  "'SOMETHING' is not a flag: Slurm ignores it without a word" },
+	{ "DEPTH_OBLIVOUS,INCR_ONY", 2,
+	  "'DEPTH_OBLIVOUS' is not a flag (did you mean DEPTH_OBLIVIOUS?): Slurm ignores it without a word" },
+};
+
+START_TEST(test_flags_text)
+{
+	prism_mf_settings_t s = CLEAN;
+	prism_mf_findings_t out;
+
+	s.flags_text = flag_texts[_i].text;
+	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
+	ck_assert_uint_eq(out.cnt, flag_texts[_i].cnt);
+	for (size_t i = 0; i < out.cnt; i++) {
+		ck_assert_int_eq(out.item[i].rule, PRISM_MF_FLAGS);
+		ck_assert(!out.item[i].error);
+		ck_assert_str_eq(out.item[i].key, "PriorityFlags");
+		ck_assert_str_eq(out.item[i].value, flag_texts[_i].text);
+	}
+	if (flag_texts[_i].first)
+		ck_assert_str_eq(out.item[0].text, flag_texts[_i].first);
+	prism_mf_findings_free(&out);
+}
+END_TEST
+
 START_TEST(test_bad_parameters)
 {
 	prism_mf_settings_t s = CLEAN;
@@ -353,6 +392,7 @@ extern Suite *mf_check_suite(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_full);
 	tcase_add_test(tc, test_long);
+	tcase_add_loop_test(tc, test_flags_text, 0, N(flag_texts));
 	tcase_add_loop_test(tc, test_time_str, 0, N(times));
 	tcase_add_loop_test(tc, test_flags_str, 0, N(flag_rows));
 	tcase_add_test(tc, test_bad_parameters);
