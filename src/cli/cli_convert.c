@@ -316,7 +316,7 @@ extern int cli_convert(int argc, char **argv)
 	if (argv[1][0] == '-' && argv[1][1])
 		return cli_usage_error("convert: unknown option '%s'",
 				       argv[1]);
-	if (prism_file_read(argv[1], &text, &len, &err)) {
+	if (prism_file_read_text(argv[1], &text, &len, &err)) {
 		fprintf(stderr, "%s\n", err.text);
 		return CLI_ERROR;
 	}

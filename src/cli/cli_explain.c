@@ -77,15 +77,19 @@ static int _job_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
 
 /*
  * The controller's configuration; CLI_ERROR after saying that it cannot
- * be reached. A SLURM_CONF that names no file is reported at once: Slurm
- * would retry reading it for a minute.
+ * be reached. A SLURM_CONF that names no file (or is empty) is reported
+ * at once: Slurm would retry reading it for a minute.
  */
 static int _load_conf(cli_records_t *r)
 {
 	const char *env = getenv("SLURM_CONF");
 	struct stat st;
 
-	if (env && *env && stat(env, &st)) {
+	if (env && !*env) {
+		fprintf(stderr, "prism: cannot reach slurmctld: SLURM_CONF is set but empty (unset it for Slurm's default)\n");
+		return CLI_ERROR;
+	}
+	if (env && stat(env, &st)) {
 		fprintf(stderr, "prism: cannot reach slurmctld: SLURM_CONF=%s: %s\n",
 			env, strerror(errno));
 		return CLI_ERROR;

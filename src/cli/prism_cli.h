@@ -230,6 +230,14 @@ extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err);
 
 /* ---- explain: what both views share (src/cli/cli_diag.c) ---- */
 
+/*
+ * Why job 'id' (its record 'job', NULL: not found) has no sprio row, as
+ * one line "prism: job ID: ..." on 'err' (not found, not pending, held,
+ * not eligible yet).
+ */
+extern void cli_job_why_unranked(const slurm_job_info_t *job, uint32_t id,
+				 FILE *err);
+
 /* Is 'job' pending? */
 extern bool cli_job_pending(const slurm_job_info_t *job);
 
@@ -322,7 +330,8 @@ typedef struct {
 
 /*
  * Print the mdiag -p table of 'x' and its notes to 'out'. Returns
- * CLI_OK, or CLI_ERROR with a message on 'err' when out of memory.
+ * CLI_OK, or CLI_ERROR with a message on 'err' when out of memory or per
+ * job asked for that has no row (the rows found are printed either way).
  */
 extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err);
 
@@ -383,7 +392,8 @@ typedef struct {
 /*
  * Print the qstat -pri and -urg tables of 'x' and their notes to 'out'.
  * Returns CLI_OK, or CLI_ERROR with a message on 'err' (out of memory, a
- * job the core refuses).
+ * job the core refuses, a job asked for that has no row: the rows found
+ * are printed either way).
  */
 extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 				FILE *err);

@@ -453,6 +453,17 @@ has "$tmp/err" "$tmp/bad-moab.cfg: 1 priority line kept, 1 other line commented 
 	"convert counts the line that needs attention"
 run convert "$tmp/nonexistent.cfg"
 expect 1 "convert a file it cannot read"
+# issue 35: a zero-byte file is readable: the policy's defaults, a summary
+: >"$tmp/empty.cfg"
+"$P" convert "$tmp/empty.cfg" >"$tmp/empty.conf" 2>"$tmp/err"
+rc=$?
+expect 0 "convert a zero-byte file"
+has "$tmp/empty.conf" "# prism convert: 0 priority lines kept, 0 other lines commented out, 0 lines need attention" \
+	"the conversion of a zero-byte file ends with the summary"
+has "$tmp/err" "$tmp/empty.cfg: 0 priority lines kept, 0 other lines commented out, 0 lines need attention" \
+	"convert of a zero-byte file counts nothing on stderr"
+run check "$tmp/empty.conf"
+expect 0 "the conversion of a zero-byte file passes check"
 
 # a refusal only the whole file makes (65 JOBPRIOF ATTR names), a line
 # that is not UTF-8: commented out, and the output still passes check
@@ -566,6 +577,23 @@ rc=$?
 expect 1 "explain with a SLURM_CONF that does not exist"
 has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
 	"a missing SLURM_CONF is named at once"
+# issue 35: an empty SLURM_CONF is an error at once (libslurm would try
+# to read "" for about a minute); 10 s is far beyond "at once" and far
+# below that minute
+for cmd in "explain 12" "compare 1 2" "whatif PriorityWeightAge=1"; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	SLURM_CONF= timeout 10 "$P" $cmd >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	took=$(($(date +%s) - start))
+	expect 1 "$cmd with an empty SLURM_CONF"
+	if [ "$(cat "$tmp/err")" = "prism: cannot reach slurmctld: SLURM_CONF is set but empty (unset it for Slurm's default)" ] &&
+		[ "$took" -le 5 ] && [ ! -s "$tmp/out" ]; then
+		ok "$cmd: an empty SLURM_CONF is named at once (${took}s)"
+	else
+		ko "$cmd with an empty SLURM_CONF: ${took}s, stderr: $(cat "$tmp/err")"
+	fi
+done
 # --json (policy=multifactor): the same error, and no half-written JSON
 start=$(date +%s)
 SLURM_CONF="$tmp/noctl/slurm.conf" timeout 60 "$P" explain --json 12 \

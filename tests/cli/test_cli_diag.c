@@ -431,31 +431,40 @@ START_TEST(test_view)
 }
 END_TEST
 
-/* Jobs asked for by id: only those, and a note for each one not shown. */
+/*
+ * Jobs asked for by id: only those, and an error on 'err' for each one
+ * not shown, exit 1 (issue 35: "not found" went to stdout, exit 0).
+ */
 START_TEST(test_view_ids)
 {
 	static const uint32_t ids[] = { 3, 8, 9, 10, 12345 };
 	_world_t w;
-	char *text;
+	char *text = NULL, *errs = NULL;
+	size_t len = 0, err_len = 0;
+	FILE *out, *err;
 
 	_world(&w);
 	w.x.ids = ids;
 	w.x.id_cnt = N(ids);
-	text = _print(&w.x, CLI_OK);
+	out = open_memstream(&text, &len);
+	err = open_memstream(&errs, &err_len);
+	ck_assert_int_eq(cli_explain_print(&w.x, out, err), CLI_ERROR);
+	fclose(out);
+	fclose(err);
 	ck_assert_msg(strstr(text, "\n3                   731        730  ") != NULL,
 		      "%s", text);
 	ck_assert_ptr_null(strstr(text, "\n1  "));
 	ck_assert_ptr_null(strstr(text, "\n5  "));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 8: held (priority 0), not ranked: Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 9: not pending (RUNNING)\n"));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 10: pending but not ranked by the controller (not eligible yet: begin time or dependency)\n"));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 12345: not found (or not visible to you)\n"));
+	ck_assert_str_eq(errs,
+		"prism: job 8: held (priority 0), not ranked: Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set\n"
+		"prism: job 9: not pending (RUNNING)\n"
+		"prism: job 10: pending but not ranked by the controller (not eligible yet: begin time or dependency)\n"
+		"prism: job 12345: not found (or not visible to you)\n");
+	ck_assert_ptr_null(strstr(text, "job 12345"));
 	ck_assert_ptr_null(strstr(text, "* indicates"));
 	ck_assert_ptr_null(strstr(text, "not shown"));
 	free(text);
+	free(errs);
 	_world_free(&w);
 }
 END_TEST
@@ -724,17 +733,27 @@ START_TEST(test_ge_view)
 	ck_assert_str_eq(text, want_ge);
 	free(text);
 
-	/* the jobs asked for, and notes for those without a row */
+	/* the jobs asked for, and errors for those without a row: exit 1 */
 	x.ids = ids;
 	x.id_cnt = N(ids);
 	out = open_memstream(&text, &len);
-	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	{
+		char *errs = NULL;
+		size_t err_len = 0;
+		FILE *err = open_memstream(&errs, &err_len);
+
+		ck_assert_int_eq(cli_ge_explain_print(&x, out, err),
+				 CLI_ERROR);
+		fclose(err);
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 23: held (priority 0), not ranked\n"));
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 24: not pending (RUNNING)\n"));
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 99: not found (or not visible to you)\n"));
+		free(errs);
+	}
 	fclose(out);
 	ck_assert_ptr_null(strstr(text, "\n21 "));
 	ck_assert_ptr_nonnull(strstr(text, "\n22         1.25000"));
-	ck_assert_ptr_nonnull(strstr(text, "job 23: held (priority 0), not ranked\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 24: not pending\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 99: not found (or not visible to you)\n"));
+	ck_assert_ptr_null(strstr(text, "job 99"));
 	free(text);
 
 	/* no row with columns: '-' and a note */
