@@ -478,9 +478,12 @@ extern int cli_check(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 's')
 			conf_opt = optarg;
+		else if ((c == 'g' && forced == PRISM_POLICY_MOAB) ||
+			 (c == 'm' && forced == PRISM_POLICY_GRIDENGINE))
+			return cli_usage_error("check: --gridengine and --moab exclude each other");
 		else if (c == 'g')
 			forced = PRISM_POLICY_GRIDENGINE;
 		else if (c == 'm')

@@ -614,7 +614,7 @@ extern int cli_explain(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+l", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l", opts, NULL)) != -1) {
 		if (c == 'l')
 			long_fmt = true;
 		else if (c == 'J')
@@ -665,7 +665,7 @@ extern int cli_compare(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	if (getopt_long(argc, argv, "+", opts, NULL) != -1)
+	if (getopt_long(argc, argv, "", opts, NULL) != -1)
 		return cli_usage_error("compare: unknown option '%s'",
 				       argv[optind - 1]);
 	rc = _job_ids("compare", argc, argv, &ids, &id_cnt);
@@ -750,7 +750,7 @@ extern int cli_whatif(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'p') {
 			cand = optarg;
 		} else if (c == 't') {

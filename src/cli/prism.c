@@ -120,6 +120,8 @@ static const char usage_text[] =
 	"OPTIONS\n"
 	"  -h, --help      print this text and exit\n"
 	"  -V, --version   print the version and exit\n"
+	"  A subcommand's options may come before or after its arguments\n"
+	"  (prism explain 10 --json); none after '--'.\n"
 	"\n"
 	"ENVIRONMENT\n"
 	"  SLURM_CONF      slurm.conf to read (check) and to find the controller\n"

@@ -116,7 +116,11 @@ explain abc|explain: 'abc' is not a job id
 explain 12 0|explain: '0' is not a job id
 explain --frob|explain: unknown option '--frob'
 explain --json abc|explain: 'abc' is not a job id
-explain --json 12 -3|explain: '-3' is not a job id
+explain --json 12 -3|explain: unknown option '-3'
+explain 12 --jsonx|explain: unknown option '--jsonx'
+whatif PriorityWeightAge=1 --top 0|whatif: --top '0' is not a count from 1 to 1000000
+check --moab --gridengine F|check: --gridengine and --moab exclude each other
+check F --gridengine --moab|check: --gridengine and --moab exclude each other
 explain --json 4294967294|explain: '4294967294' is not a job id
 explain --jsonx|explain: unknown option '--jsonx'
 compare|compare: needs two different job ids
@@ -291,6 +295,11 @@ run check --slurm-conf "$tmp/ge/slurm.conf" "$tmp/ge-bad.conf"
 expect 1 "check --slurm-conf (gridengine) a bad POLICYFILE"
 has "$tmp/err" "$tmp/ge-bad.conf:2: weight_ticket: '-1' is out of range (0..1e+09)" \
 	"POLICYFILE is checked as the Grid Engine policy slurm.conf selects"
+# issue 35: options after arguments, as GNU tools take them
+run check "$ge_example" --gridengine
+expect 0 "check FILE --gridengine"
+has "$tmp/out" "$ge_example: OK (policy=gridengine)" \
+	"an option after the file is read (the file is a Grid Engine one)"
 run check --gridengine
 expect 2 "check --gridengine without a file"
 run check --gridengine --slurm-conf "$tmp/ge/slurm.conf" "$ge_example"
@@ -577,6 +586,14 @@ rc=$?
 expect 1 "explain with a SLURM_CONF that does not exist"
 has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
 	"a missing SLURM_CONF is named at once"
+# issue 35: options after the job ids (explain 12 --json): read as an
+# option, not refused as a job id
+SLURM_CONF="$tmp/noctl/missing.conf" timeout 60 "$P" explain 12 --json \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect 1 "explain 12 --json (no controller)"
+has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
+	"explain 12 --json: --json after the job id is an option"
 # issue 35: an empty SLURM_CONF is an error at once (libslurm would try
 # to read "" for about a minute); 10 s is far beyond "at once" and far
 # below that minute
