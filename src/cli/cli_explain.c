@@ -467,6 +467,13 @@ extern int cli_whatif_moab(const cli_records_t *r, const char *path,
 	pol = cli_moab_read(cand, &err);
 	if (!pol)
 		return _bad_candidate(&err);
+	if (!prism_moab_policy_kept(pol) &&
+	    prism_moab_policy_notice_count(pol)) {
+		fprintf(stderr, "prism: whatif: nothing in %s was understood as a Moab policy: no priority parameter, %zu notices (`prism check --moab %s` lists them); is it a file of another policy? Nothing computed.\n",
+			cand, prism_moab_policy_notice_count(pol), cand);
+		prism_moab_policy_free(pol);
+		return CLI_ERROR;
+	}
 	x.now = _last_pass(r, stdout);
 	/* the usage the plugin keeps, read under the candidate's
 	 * credentials, as the plugin adopts it on reconfigure */

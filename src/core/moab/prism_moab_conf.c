@@ -45,6 +45,7 @@ struct prism_moab_policy {
 	prism_names_t tab[PRISM_MOAB_CRED_CNT]; /* of prism_moab_cred_t */
 	_bits_t attr, gres;
 	prism_lines_notices_t notices;
+	unsigned kept;		/* priority parameters and attributes read */
 };
 
 /* What a parse is doing now: for messages. */
@@ -1004,8 +1005,14 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 		prism_moab_policy_free(c.pol);
 		return -1;
 	}
+	c.pol->kept = c.kept;
 	*out = c.pol;
 	return 0;
+}
+
+extern unsigned prism_moab_policy_kept(const prism_moab_policy_t *pol)
+{
+	return pol ? pol->kept : 0;
 }
 
 /*
