@@ -258,30 +258,47 @@ static int _state_file(const cli_records_t *r, const char *name, char **buf,
 	return prism_file_read(path, buf, len, err);
 }
 
+/*
+ * The time of the plugin's last pass (priority_prism_state in
+ * StateSaveLocation) into *t: 0, or -1 with 'why' saying why not.
+ */
+static int _pass_time(const cli_records_t *r, int64_t *t,
+		      prism_error_t *why)
+{
+	prism_state_t st = { 0, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	why->text[0] = '\0';
+	if (!_state_file(r, CLI_STATE_NAME, &buf, &len, why) &&
+	    !prism_state_parse(buf, len, &st, why) && st.last_recalc > 0) {
+		*t = st.last_recalc;
+		rc = 0;
+	} else if (!why->text[0]) {
+		prism_error_set(why, "%s/%s: no pass recorded yet",
+				r->conf->state_save_location, CLI_STATE_NAME);
+	}
+	free(buf);
+	return rc;
+}
+
 /* The time of the plugin's last pass, or now (and a note saying so). */
 static int64_t _last_pass(const cli_records_t *r, FILE *out)
 {
-	prism_state_t st = { 0, 0 };
 	prism_error_t err = { "" };
-	char *buf = NULL, when[64];
-	size_t len = 0;
+	char when[64];
+	int64_t pass;
 	time_t t;
 
-	if (!_state_file(r, CLI_STATE_NAME, &buf, &len, &err) &&
-	    !prism_state_parse(buf, len, &st, &err) && st.last_recalc > 0) {
-		free(buf);
-		t = (time_t) st.last_recalc;
+	if (!_pass_time(r, &pass, &err)) {
+		t = (time_t) pass;
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
 			 localtime(&t));
 		fprintf(out, "Recomputed at the plugin's last pass, %s.\n",
 			when);
-		return st.last_recalc;
+		return pass;
 	}
-	free(buf);
-	if (!err.text[0])
-		snprintf(err.text, sizeof(err.text),
-			 "%s/%s: no pass recorded yet",
-			 r->conf->state_save_location, CLI_STATE_NAME);
 	fprintf(out, "note: %s; recomputed at the current time instead of the plugin's last pass.\n",
 		err.text);
 	return (int64_t) time(NULL);
@@ -348,12 +365,23 @@ static int _unreadable(const prism_error_t *err)
 }
 
 /* The multifactor view's input from the records 'r'. */
+static int _pass_time(const cli_records_t *r, int64_t *t,
+		      prism_error_t *why);
+
+/* The multifactor view of 'r'; 'why' holds the note when the time of
+ * the plugin's last pass is not known (and must outlive the view). */
 static cli_mf_explain_t _mf_input(const cli_records_t *r, const uint32_t *ids,
-				  uint32_t id_cnt, bool json)
+				  uint32_t id_cnt, bool json,
+				  prism_error_t *why)
 {
+	int64_t pass = 0;
+	bool known = !_pass_time(r, &pass, why);
+
 	return (cli_mf_explain_t) {
 		.conf = r->conf,
-		.now = time(NULL),
+		.now = known ? (time_t) pass : time(NULL),
+		.pass_known = known,
+		.pass_note = why->text,
 		.jobs = r->jobs->job_array,
 		.job_cnt = r->jobs->record_count,
 		.factors = r->factors,
@@ -376,7 +404,8 @@ extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 				   const uint32_t *ids, uint32_t id_cnt,
 				   bool long_fmt, bool json)
 {
-	cli_mf_explain_t x = _mf_input(r, ids, id_cnt, json);
+	prism_error_t why = { "" };
+	cli_mf_explain_t x = _mf_input(r, ids, id_cnt, json, &why);
 
 	return cli_mf_explain_print(&x, stdout, stderr);
 }
@@ -393,7 +422,8 @@ extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
 				  char *const *set, int nset, const char *cand,
 				  prism_whatif_job_t **out, uint32_t *cnt)
 {
-	cli_mf_explain_t x = _mf_input(r, NULL, 0, false);
+	prism_error_t why = { "" };
+	cli_mf_explain_t x = _mf_input(r, NULL, 0, false, &why);
 	prism_mf_change_t ch;
 
 	memset(&ch, 0, sizeof(ch));
@@ -693,7 +723,8 @@ extern int cli_compare(int argc, char **argv)
 		rc = cli_compare_print(&r, entry->kind, ids[0], ids[1], stdout,
 				       stderr);
 	if (!rc && entry->kind == PRISM_POLICY_MULTIFACTOR) {
-		cli_mf_explain_t x = _mf_input(&r, ids, id_cnt, false);
+		prism_error_t why = { "" };
+		cli_mf_explain_t x = _mf_input(&r, ids, id_cnt, false, &why);
 
 		rc = cli_mf_fairshare_why(&x, ids[0], ids[1], stdout);
 	}

@@ -430,7 +430,11 @@ extern int cli_ge_whatif(const cli_ge_explain_t *x, prism_whatif_job_t *out,
 /* Everything the multifactor view is built from; the caller owns it all. */
 typedef struct {
 	const slurm_conf_t *conf;	/* weights, PriorityMaxAge, flags */
-	time_t now;
+	time_t now;			/* ages are measured to it: */
+	bool pass_known;		/* the plugin's last pass, whose terms
+					 * sprio shows; false: the current
+					 * time, pass_note says why */
+	const char *pass_note;
 	const slurm_job_info_t *jobs;	/* every job the caller may see */
 	uint32_t job_cnt;
 	priority_factors_object_t *const *factors; /* sprio's rows */

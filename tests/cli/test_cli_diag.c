@@ -976,6 +976,7 @@ static void _mf_explain(cli_mf_explain_t *x)
 	*x = (cli_mf_explain_t) {
 		.conf = &mf_conf,
 		.now = NOW,
+		.pass_known = true,
 		.jobs = mf_jobs,
 		.job_cnt = N(mf_jobs),
 		.factors = rows,
@@ -1032,6 +1033,21 @@ START_TEST(test_mf_view)
 		ck_assert_msg(strstr(text, mf_lines[i]), "no line '%s' in:\n%s",
 			      mf_lines[i], text);
 	ck_assert_str_eq(err, "");
+	/* issue 35: the time of the pass the terms come from, and the age
+	 * measured to it */
+	ck_assert_msg(strstr(text, "sprio -l shows the same), at the plugin's last pass, ") &&
+			      strstr(text, ": ages are measured to it.\n") &&
+			      strstr(text, " (00:30:00 at the pass); PriorityMaxAge "),
+		      "%s", text);
+	free(text);
+	free(err);
+	/* its time unknown: said, and ages measured to now */
+	x.pass_known = false;
+	x.pass_note = "state/priority_prism_state: no pass recorded yet";
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "note: state/priority_prism_state: no pass recorded yet; ages are measured to now, the terms are of the plugin's last pass.\n") &&
+			      strstr(text, " (00:30:00 ago); PriorityMaxAge "),
+		      "%s", text);
 	free(text);
 	free(err);
 }
@@ -1253,7 +1269,7 @@ END_TEST
 START_TEST(test_mf_view_json)
 {
 	static const char *want[] = {
-		"{\"policy\":\"multifactor\",\"time\":1800000000,\"jobs\":[{\"job_id\":5,\"user\":\"daemon\",",
+		"{\"policy\":\"multifactor\",\"time\":1800000000,\"pass_time\":1800000000,\"jobs\":[{\"job_id\":5,\"user\":\"daemon\",",
 		"{\"term\":\"age\",\"factor\":0.5,\"weight\":1000,\"value\":500,",
 		"{\"term\":\"nice\",\"factor\":null,\"weight\":null,\"value\":-100,\"inputs\":\"nice 100\"}",
 		"\"priority\":4833,\"clamped\":0,\"adds_up\":true,",
@@ -1271,6 +1287,14 @@ START_TEST(test_mf_view_json)
 	for (int i = 0; i < N(want); i++)
 		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s",
 			      want[i], text);
+	free(text);
+	free(err);
+	/* the time of the pass unknown: null, the time measured to is now */
+	x.pass_known = false;
+	x.pass_note = "no pass";
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "{\"policy\":\"multifactor\",\"time\":1800000000,\"pass_time\":null,"),
+		      "%s", text);
 	free(text);
 	free(err);
 }
