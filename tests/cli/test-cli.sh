@@ -33,6 +33,7 @@ top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 P="$top_builddir/src/cli/prism"
 example="$top_srcdir/slurm-conf-examples/prism-moab.conf"
+compat_dir="$top_srcdir/tests/cli/compat"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -89,6 +90,15 @@ for a in --help -h help "check --help" "explain -h"; do
 	else
 		ko "prism $a: exit $rc, usage text missing"
 	fi
+done
+# issue 35: --help says what the page says about compare's cases and
+# about which subcommands read SLURM_CONF
+run --help
+for l in "      same priority are taken in job id order; a priority an" \
+	"      is a usage error (exit 2)." \
+	"                  explain, compare and whatif find the controller (one" \
+	"                  convert reads none"; do
+	has "$tmp/out" "$l" "--help: '$l'"
 done
 # each row: the arguments, the message expected on stderr
 while IFS='|' read -r args want; do
@@ -551,6 +561,51 @@ has "$tmp/out" "Ignored or read under an older name (notices above): RMCFG[base]
 run check --gridengine "$compat/ge8-ssconf.conf"
 has "$tmp/out" "Priority = 1 * priority + 0.1 * urgency + 0.01 * tickets (normalized)" \
 	"check shows the Grid Engine weights"
+
+# ---- prism(1)'s examples are the real output (issue 35) ----------------
+# block FIRST: the lines of the page's example that starts with the line
+# FIRST, up to its .fi, troff's \- read as -
+page="$top_srcdir/man/prism.1"
+block() {
+	awk -v first="$1" 'on && /^\.fi$/ { exit } $0 == first { on = 1 } on' \
+		"$page" | sed 's/\\-/-/g'
+}
+mkdir -p "$tmp/etc"
+cp "$example" "$tmp/etc/prism.conf"
+sconf "$tmp/etc" "PriorityParameters=policy=moab"
+{
+	echo '$ prism check'
+	"$P" check --slurm-conf "$tmp/etc/slurm.conf" 2>&1
+} | sed "s|$tmp/etc/|/etc/slurm/|g" >"$tmp/want-check"
+block '$ prism check' >"$tmp/page-check"
+if [ -s "$tmp/page-check" ] && cmp -s "$tmp/want-check" "$tmp/page-check"; then
+	ok "prism(1): the 'prism check' example is the output for $example"
+else
+	ko "prism(1): the 'prism check' example differs from the output:"
+	diff "$tmp/page-check" "$tmp/want-check" | head -20
+fi
+cmd='$ prism convert /opt/moab/etc/moab.cfg > /etc/slurm/prism.conf'
+{
+	echo "$cmd"
+	"$P" convert "$compat_dir/moab-forms.cfg" 2>&1 >"$tmp/etc/conv.conf" |
+		sed "s|$compat_dir/moab-forms.cfg|/opt/moab/etc/moab.cfg|"
+	echo '$ prism check /etc/slurm/prism.conf'
+	"$P" check "$tmp/etc/conv.conf" 2>&1 | sed "s|$tmp/etc/conv.conf|/etc/slurm/prism.conf|"
+} >"$tmp/want-conv"
+block "$cmd" >"$tmp/page-conv"
+if [ -s "$tmp/page-conv" ] && cmp -s "$tmp/want-conv" "$tmp/page-conv"; then
+	ok "prism(1): the 'prism convert' example is the output for moab-forms.cfg"
+else
+	ko "prism(1): the 'prism convert' example differs from the output:"
+	diff "$tmp/page-conv" "$tmp/want-conv" | head -20
+fi
+# the Fair Tree factor as explain prints it (test_cli_diag: rank 2 of 2
+# is 1/2)
+if grep -Fq '(count \- rank + 1) / count' "$page"; then
+	ok "prism(1): the Fair Tree factor is (count - rank + 1) / count"
+else
+	ko "prism(1) does not give the Fair Tree factor as (count - rank + 1) / count"
+fi
 
 # ---- explain without a controller --------------------------------------
 # a port nothing listens on (bash's /dev/tcp probes it)
