@@ -48,6 +48,13 @@ run() {
 	rc=$?
 }
 
+# conv MOAB.CFG OUT: prism convert MOAB.CFG, its output in OUT, stderr in
+# $tmp/err, exit status in $rc
+conv() {
+	"$P" convert "$1" >"$2" 2>"$tmp/err"
+	rc=$?
+}
+
 # expect RC WHAT: the last run exited RC
 expect() {
 	if [ "$rc" = "$1" ]; then
@@ -424,8 +431,7 @@ USERCFG[bob]        MAXJOB=2 MAXPROC=64
 QOSCFG[high]        PRIORITY=1000 QTWEIGHT=5
 JOBPRIOF            STATE[Running]=10
 EOF
-"$P" convert "$tmp/moab.cfg" >"$tmp/conv.conf" 2>"$tmp/err"
-rc=$?
+conv "$tmp/moab.cfg" "$tmp/conv.conf"
 expect 0 "convert a moab.cfg"
 for l in "CREDWEIGHT          10" "USERWEIGHT          100   # per user" \
 	"FSPOLICY            DEDICATEDPS" "QUEUETIMEWEIGHT     1" \
@@ -463,8 +469,7 @@ else
 fi
 
 printf 'FSWEIGHT 5\nRMCFG[x] TYPE=PBS\nUSERWEIGHT ten\n' >"$tmp/bad-moab.cfg"
-"$P" convert "$tmp/bad-moab.cfg" >"$tmp/out" 2>"$tmp/err"
-rc=$?
+conv "$tmp/bad-moab.cfg" "$tmp/out"
 expect 0 "convert never fails on a readable file (a malformed priority line)"
 has "$tmp/out" "# needs attention, refused by Prism (USERWEIGHT: 'ten' is not a number): USERWEIGHT ten" \
 	"convert comments the refused line out with the reason"
@@ -474,8 +479,7 @@ run convert "$tmp/nonexistent.cfg"
 expect 1 "convert a file it cannot read"
 # issue 35: a zero-byte file is readable: the policy's defaults, a summary
 : >"$tmp/empty.cfg"
-"$P" convert "$tmp/empty.cfg" >"$tmp/empty.conf" 2>"$tmp/err"
-rc=$?
+conv "$tmp/empty.cfg" "$tmp/empty.conf"
 expect 0 "convert a zero-byte file"
 has "$tmp/empty.conf" "# prism convert: 0 priority lines kept, 0 other lines commented out, 0 lines need attention" \
 	"the conversion of a zero-byte file ends with the summary"
@@ -490,8 +494,7 @@ expect 0 "the conversion of a zero-byte file passes check"
 	for i in $(seq 1 65); do echo "JOBPRIOF ATTR[a$i]=1"; done
 	printf 'USERCFG[b\377] PRIORITY=1\n'
 } >"$tmp/many.cfg"
-"$P" convert "$tmp/many.cfg" >"$tmp/many.conf" 2>"$tmp/err"
-rc=$?
+conv "$tmp/many.cfg" "$tmp/many.conf"
 expect 0 "convert a file only wrong as a whole"
 has "$tmp/many.conf" "# needs attention, refused by Prism (JOBPRIOF: more than 64 ATTR names): JOBPRIOF ATTR[a65]=1" \
 	"convert comments out the line the whole parse refuses"
@@ -517,8 +520,7 @@ while IFS='|' read -r f pol want line; do
 		has "$tmp/err" "$compat/$line" "$f: refused with FILE:LINE"
 	fi
 	[ "$pol" = moab ] || continue
-	"$P" convert "$compat/$f" >"$tmp/conv-$f" 2>"$tmp/err"
-	rc=$?
+	conv "$compat/$f" "$tmp/conv-$f"
 	expect 0 "convert $f"
 	run check "$tmp/conv-$f"
 	expect 0 "the conversion of $f passes check"
@@ -570,6 +572,16 @@ block() {
 	awk -v first="$1" 'on && /^\.fi$/ { exit } $0 == first { on = 1 } on' \
 		"$page" | sed 's/\\-/-/g'
 }
+# same_as_page FIRST WANT WHAT: the page's example FIRST is the file WANT
+same_as_page() {
+	block "$1" >"$tmp/page"
+	if [ -s "$tmp/page" ] && cmp -s "$2" "$tmp/page"; then
+		ok "prism(1): the example '$1' is $3"
+	else
+		ko "prism(1): the example '$1' differs from $3:"
+		diff "$tmp/page" "$2" | head -20
+	fi
+}
 mkdir -p "$tmp/etc"
 cp "$example" "$tmp/etc/prism.conf"
 sconf "$tmp/etc" "PriorityParameters=policy=moab"
@@ -577,13 +589,7 @@ sconf "$tmp/etc" "PriorityParameters=policy=moab"
 	echo '$ prism check'
 	"$P" check --slurm-conf "$tmp/etc/slurm.conf" 2>&1
 } | sed "s|$tmp/etc/|/etc/slurm/|g" >"$tmp/want-check"
-block '$ prism check' >"$tmp/page-check"
-if [ -s "$tmp/page-check" ] && cmp -s "$tmp/want-check" "$tmp/page-check"; then
-	ok "prism(1): the 'prism check' example is the output for $example"
-else
-	ko "prism(1): the 'prism check' example differs from the output:"
-	diff "$tmp/page-check" "$tmp/want-check" | head -20
-fi
+same_as_page '$ prism check' "$tmp/want-check" "the output for $example"
 cmd='$ prism convert /opt/moab/etc/moab.cfg > /etc/slurm/prism.conf'
 {
 	echo "$cmd"
@@ -592,13 +598,7 @@ cmd='$ prism convert /opt/moab/etc/moab.cfg > /etc/slurm/prism.conf'
 	echo '$ prism check /etc/slurm/prism.conf'
 	"$P" check "$tmp/etc/conv.conf" 2>&1 | sed "s|$tmp/etc/conv.conf|/etc/slurm/prism.conf|"
 } >"$tmp/want-conv"
-block "$cmd" >"$tmp/page-conv"
-if [ -s "$tmp/page-conv" ] && cmp -s "$tmp/want-conv" "$tmp/page-conv"; then
-	ok "prism(1): the 'prism convert' example is the output for moab-forms.cfg"
-else
-	ko "prism(1): the 'prism convert' example differs from the output:"
-	diff "$tmp/page-conv" "$tmp/want-conv" | head -20
-fi
+same_as_page "$cmd" "$tmp/want-conv" "the output for moab-forms.cfg"
 # the Fair Tree factor as explain prints it (test_cli_diag: rank 2 of 2
 # is 1/2)
 if grep -Fq '(count \- rank + 1) / count' "$page"; then

@@ -242,6 +242,36 @@ static void _tres_item(const prism_mf_settings_t *s, char *item,
 		     s->tres_names ? s->tres_names : "none");
 }
 
+/* What a walk over a comma list's items works on. */
+typedef struct {
+	const prism_mf_settings_t *s;
+	_weights_t *ws;
+	prism_mf_findings_t *out;
+} _walk_t;
+
+/* Call fn(item, w) for each item of the comma list 'list' (NULL: none);
+ * an item may be changed in place. */
+static void _each_item(const char *list, void (*fn)(char *, _walk_t *),
+		       _walk_t *w)
+{
+	char *copy, *item, *save = NULL;
+
+	if (!list || !*list)
+		return;
+	copy = strdup(list);
+	if (!copy)
+		return;
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save))
+		fn(item, w);
+	free(copy);
+}
+
+static void _tres_walk(char *item, _walk_t *w)
+{
+	_tres_item(w->s, item, w->ws, w->out);
+}
+
 /* The six weights and the PriorityWeightTRES items into 'ws'. */
 static void _weights(const prism_mf_settings_t *s, _weights_t *ws,
 		     prism_mf_findings_t *out)
@@ -254,19 +284,11 @@ static void _weights(const prism_mf_settings_t *s, _weights_t *ws,
 		{ "PriorityWeightQOS", "", s->weight_qos },
 		{ "PriorityWeightAssoc", "", s->weight_assoc },
 	};
-	char *copy, *item, *save = NULL;
+	_walk_t w = { s, ws, out };
 
 	memcpy(ws->w, six, sizeof(six));
 	ws->cnt = 6;
-	if (!s->weight_tres || !*s->weight_tres)
-		return;
-	copy = strdup(s->weight_tres);
-	if (!copy)
-		return;
-	for (item = strtok_r(copy, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save))
-		_tres_item(s, item, ws, out);
-	free(copy);
+	_each_item(s->weight_tres, _tres_walk, &w);
 }
 
 /* "KEY" of a six weight, or "NAME" of a TRES weight, with its value. */
@@ -287,47 +309,41 @@ static const char *const _flag_names[] = {
 	"NO_NORMAL_TRES",  "FAIR_TREE",
 };
 
+/* FLAGS: one item of PriorityFlags, when it names no flag. */
+static void _flag_walk(char *item, _walk_t *w)
+{
+	size_t n = sizeof(_flag_names) / sizeof(_flag_names[0]);
+	const char *best = NULL;
+	unsigned best_d = UINT_MAX;
+	size_t i;
+
+	for (i = 0; i < n && strcasecmp(item, _flag_names[i]); i++) {
+		unsigned d = prism_lines_distance(item, _flag_names[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = _flag_names[i];
+		}
+	}
+	if (i < n)
+		return;
+	if (best && best_d <= 3)
+		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
+		     "'%s' is not a flag (did you mean %s?): Slurm ignores it without a word",
+		     item, best);
+	else
+		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
+		     "'%s' is not a flag: Slurm ignores it without a word",
+		     item);
+}
+
 /* FLAGS: each item of PriorityFlags that names no flag. */
 static void _check_flags(const prism_mf_settings_t *s,
 			 prism_mf_findings_t *out)
 {
-	size_t n = sizeof(_flag_names) / sizeof(_flag_names[0]);
-	char *copy, *item, *save = NULL;
+	_walk_t w = { s, NULL, out };
 
-	if (!s->flags_text || !*s->flags_text)
-		return;
-	copy = strdup(s->flags_text);
-	if (!copy)
-		return;
-	for (item = strtok_r(copy, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save)) {
-		const char *best = NULL;
-		unsigned best_d = UINT_MAX;
-		size_t i;
-
-		for (i = 0; i < n && strcasecmp(item, _flag_names[i]); i++) {
-			unsigned d = prism_lines_distance(item,
-							  _flag_names[i]);
-
-			if (d < best_d) {
-				best_d = d;
-				best = _flag_names[i];
-			}
-		}
-		if (i < n)
-			continue;
-		if (best && best_d <= 3)
-			_add(out, PRISM_MF_FLAGS, "PriorityFlags",
-			     s->flags_text,
-			     "'%s' is not a flag (did you mean %s?): Slurm ignores it without a word",
-			     item, best);
-		else
-			_add(out, PRISM_MF_FLAGS, "PriorityFlags",
-			     s->flags_text,
-			     "'%s' is not a flag: Slurm ignores it without a word",
-			     item);
-	}
-	free(copy);
+	_each_item(s->flags_text, _flag_walk, &w);
 }
 
 /* SUM, ALLZERO: the weights as a whole. */
