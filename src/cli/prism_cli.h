@@ -63,6 +63,7 @@ extern int slurm_time_str2mins(const char *string);
 
 /* Names of Prism's files in StateSaveLocation (src/plugin/). */
 #define CLI_STATE_NAME "priority_prism_state"
+#define CLI_SAVED_POLICY_NAME "priority_prism_policy"
 #define CLI_MOAB_USAGE_NAME "priority_prism_moab_usage"
 #define CLI_GE_USAGE_NAME "priority_prism_ge_usage"
 
@@ -90,6 +91,14 @@ typedef struct {
 	uint32_t qos_cnt;
 	char assoc_err[PRISM_ERROR_MAX];
 	bool slurm_inited;		/* slurm_init() was called */
+	/* the policy in force, from the copy the plugin keeps in
+	 * StateSaveLocation (priority_prism_policy); NULL: not readable,
+	 * the file is read as it is now */
+	char *policy_text;
+	size_t policy_len;
+	/* why the configuration or the file now differ from it; NULL:
+	 * they do not */
+	char *policy_note;
 } cli_records_t;
 
 /*

@@ -19,7 +19,9 @@
 #   (f) pending jobs are ordered as the formulas predict
 #   (g) `prism explain` agrees with sprio (component by component)
 #   (h) a broken file on reconfigure is reported with file:line, the
-#       controller keeps running and the old policy stays in force
+#       controller keeps running and the old policy stays in force;
+#       prism explain then shows the policy in force (the copy the plugin
+#       keeps), with a note that the file differs (issue 35)
 #   (i) a fixed file on reconfigure is in force at the next pass
 #   (j) the Moab fair-share usage survives a slurmctld restart
 #   (k) with PrivateData=jobs a user sees only their own jobs in sprio, in
@@ -351,6 +353,16 @@ if [[ -n $errline ]] && ((kept >= 1)) && scontrol ping | grep -q UP &&
 else
     check "(h) broken file on reconfigure: reported, old policy kept" 1 \
         "error='$errline' kept=$kept ASSOC=$(col "$J_DAEMON" 4)"
+fi
+hout=$("$CLI" explain 2>"$DIR/explain-h.err") && hrc=0 || hrc=$?
+herr=$(<"$DIR/explain-h.err")
+if ((hrc == 0)) && [[ $(head -n 1 <<<"$hout") == "Prism policy=moab from $POLICY (in force: the copy the plugin keeps in StateSaveLocation)." &&
+    $herr == "prism: note: $POLICY is not the file in force "* &&
+    $hout != *"the policy changed since"* && $hout == *"$J_DAEMON "* ]]; then
+    check "(h) prism explain after the refused reconfigure shows the policy in force" 0 "$herr"
+else
+    check "(h) prism explain after the refused reconfigure shows the policy in force" 1 \
+        "exit $hrc, stderr '$herr', stdout $(head -n 3 <<<"$hout")"
 fi
 
 # (m) prism whatif refuses a broken candidate (the file of (h)) and
