@@ -666,7 +666,6 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 	prism_error_t err = { "" };
 	prism_ge_policy_t *ge = NULL;
 	cli_ge_explain_t x = {
-		.pol = ge,
 		.jobs = r->jobs->job_array,
 		.job_cnt = r->jobs->record_count,
 		.factors = r->factors,
@@ -680,6 +679,7 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 						 path, &ge, &err) != 0 :
 			     !(ge = cli_ge_read(path, &err)))
 		return _unreadable(&err);
+	x.pol = ge;
 	printf("Prism policy=gridengine from %s (%s).\n", path,
 	       _source_said(r));
 	x.now = _last_pass(r, stdout);

@@ -129,6 +129,7 @@ check --slurm-conf|check: --slurm-conf needs a file
 convert|convert: missing MOAB.CFG
 convert a b|convert: unexpected argument 'b'
 convert -x|convert: unknown option '-x'
+convert a.cfg -x|convert: unknown option '-x'
 explain abc|explain: 'abc' is not a job id
 explain 12 0|explain: '0' is not a job id
 explain --frob|explain: unknown option '--frob'
