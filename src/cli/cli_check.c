@@ -108,9 +108,15 @@ static void _slurm_conf_free(_slurm_conf_t *c)
 static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 		      int depth);
 
-/* Note that 'key' (of 'klen') at 'off' in the line 'w' sets a key. */
-static void _locate(_slurm_conf_t *c, const _where_t *w, const char *key,
-		    size_t klen, size_t off)
+/* Keep a copy of 'val' in *slot; -1 when out of memory. */
+static int _keep(char **slot, const char *val, size_t len);
+
+/*
+ * Note that 'key' (of 'klen') at 'off' in the line 'w' sets a key to
+ * 'val' (of 'vlen'). Returns 0, or -1 when out of memory.
+ */
+static int _locate(_slurm_conf_t *c, const _where_t *w, const char *key,
+		   size_t klen, size_t off, const char *val, size_t vlen)
 {
 	unsigned no = w->seg_cnt ? w->segs[0].no : 0;
 
@@ -123,7 +129,10 @@ static void _locate(_slurm_conf_t *c, const _where_t *w, const char *key,
 			continue;
 		snprintf(l->file, sizeof(l->file), "%s", w->path);
 		l->line = no;
+		if (_keep(&l->text, val, vlen))
+			return -1;
 	}
+	return 0;
 }
 
 /* Cut a comment off 'line': '#' outside quotes and not after '\'. */
@@ -206,8 +215,9 @@ static int _conf_line(char *line, const _where_t *w, const char *dir,
 				p++;
 			vlen = (size_t) (p - val);
 		}
-		_locate(c, w, key, klen, (size_t) (key - line));
-		if ((klen == 18 && !strncasecmp(key, "PriorityParameters", 18) &&
+		if (_locate(c, w, key, klen, (size_t) (key - line), val,
+			    vlen) ||
+		    (klen == 18 && !strncasecmp(key, "PriorityParameters", 18) &&
 		     _keep(&c->params, val, vlen)) ||
 		    (klen == 12 && !strncasecmp(key, "PriorityType", 12) &&
 		     _keep(&c->type, val, vlen))) {
@@ -342,10 +352,19 @@ extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
 	for (size_t i = 0; i < cnt; i++) {
 		locs[i].file[0] = '\0';
 		locs[i].line = 0;
+		locs[i].text = NULL;
 	}
 	rc = _conf_file(conf_path, NULL, &c, 0);
 	_slurm_conf_free(&c);
 	return rc ? CLI_ERROR : CLI_OK;
+}
+
+extern void cli_conf_locs_free(cli_conf_loc_t *locs, size_t cnt)
+{
+	for (size_t i = 0; i < cnt; i++) {
+		free(locs[i].text);
+		locs[i].text = NULL;
+	}
 }
 
 /* The slurm.conf to read: 'opt', else $SLURM_CONF, else the default. */
@@ -459,9 +478,12 @@ extern int cli_check(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 's')
 			conf_opt = optarg;
+		else if ((c == 'g' && forced == PRISM_POLICY_MOAB) ||
+			 (c == 'm' && forced == PRISM_POLICY_GRIDENGINE))
+			return cli_usage_error("check: --gridengine and --moab exclude each other");
 		else if (c == 'g')
 			forced = PRISM_POLICY_GRIDENGINE;
 		else if (c == 'm')

@@ -109,32 +109,43 @@ static const cli_conf_loc_t *_loc(const cli_conf_loc_t *locs,
 	return NULL;
 }
 
-/* "FILE:LINE: warning: KEY=VALUE: text" for each finding. */
-static void _print_findings(const prism_mf_findings_t *out,
-			    const cli_conf_loc_t *locs, const char *conf_path)
+/*
+ * "FILE:LINE: warning: KEY=VALUE: text" on stdout for each warning, the
+ * same with "error:" on stderr for each finding slurmctld refuses the
+ * file for; returns how many of those.
+ */
+static size_t _print_findings(const prism_mf_findings_t *out,
+			      const cli_conf_loc_t *locs,
+			      const char *conf_path)
 {
+	size_t errors = 0;
+
 	for (size_t i = 0; i < out->cnt; i++) {
 		const prism_mf_finding_t *f = &out->item[i];
 		const cli_conf_loc_t *l = _loc(locs, f->key);
+		FILE *to = f->error ? stderr : stdout;
+		const char *kind = f->error ? "error" : "warning";
 
+		errors += f->error;
 		if (!f->key)
-			printf("%s: warning: %s\n", conf_path, f->text);
+			fprintf(to, "%s: %s: %s\n", conf_path, kind, f->text);
 		else if (l && l->file[0])
-			printf("%s:%u: warning: %s=%s: %s\n", l->file, l->line,
-			       f->key, f->value, f->text);
+			fprintf(to, "%s:%u: %s: %s=%s: %s\n", l->file, l->line,
+				kind, f->key, f->value, f->text);
 		else
-			printf("%s:(default): warning: %s=%s: %s\n", conf_path,
-			       f->key, f->value, f->text);
+			fprintf(to, "%s:(default): %s: %s=%s: %s\n",
+				conf_path, kind, f->key, f->value, f->text);
 	}
 	if (out->lost)
 		printf("%s: warning: %zu more warnings not shown\n", conf_path,
 		       out->lost);
+	return errors;
 }
 
 /* What multifactor will do with these settings, on a few lines. */
 static void _print_summary(const prism_mf_settings_t *s)
 {
-	char flags[160], max_age[32], hl[32], calc[32];
+	char flags[PRISM_MF_FLAGS_STR_MAX], max_age[32], hl[32], calc[32];
 
 	prism_mf_flags_str(s->flags, flags, sizeof(flags));
 	prism_mf_time_str(s->max_age, max_age, sizeof(max_age));
@@ -158,7 +169,7 @@ extern int cli_check_multifactor(const char *conf_path)
 	prism_mf_settings_t s;
 	prism_mf_findings_t out;
 	prism_error_t err = { "" };
-	size_t warnings;
+	size_t warnings, errors;
 	char full[PATH_MAX];
 
 	/*
@@ -173,19 +184,31 @@ extern int cli_check_multifactor(const char *conf_path)
 	}
 	for (size_t i = 0; i < KEY_CNT; i++)
 		locs[i].key = keys[i];
-	if (cli_conf_locate(conf_path, locs, KEY_CNT))
+	if (cli_conf_locate(conf_path, locs, KEY_CNT)) {
+		cli_conf_locs_free(locs, KEY_CNT);
 		return CLI_ERROR;
+	}
 	/* a file Slurm refuses: Slurm prints why and exits 1 */
 	slurm_init(full);
 	_settings(&s);
+	s.flags_text = _loc(locs, "PriorityFlags")->text;
 	if (prism_mf_check(&s, &out, &err)) {
 		fprintf(stderr, "%s: %s\n", conf_path, err.text);
+		cli_conf_locs_free(locs, KEY_CNT);
 		slurm_fini();
 		return CLI_ERROR;
 	}
-	_print_findings(&out, locs, conf_path);
+	errors = _print_findings(&out, locs, conf_path);
+	warnings = out.cnt + out.lost - errors;
+	prism_mf_findings_free(&out);
+	cli_conf_locs_free(locs, KEY_CNT);
+	if (errors) {
+		fprintf(stderr, "%s: slurmctld refuses this file: %zu error%s\n",
+			conf_path, errors, errors == 1 ? "" : "s");
+		slurm_fini();
+		return CLI_ERROR;
+	}
 	_print_summary(&s);
-	warnings = out.cnt + out.lost;
 	if (warnings)
 		printf("%s: OK (policy=multifactor), %zu warning%s\n",
 		       conf_path, warnings, warnings == 1 ? "" : "s");

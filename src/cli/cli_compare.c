@@ -200,6 +200,13 @@ static void _verdict(prism_policy_t kind, const prism_compare_t *cmp,
 			pa, win->job_id);
 		return;
 	}
+	if (fa->direct_prio > 0 || fb->direct_prio > 0) {
+		fprintf(out, "  job %" PRIu32 " ranks above job %" PRIu32 " by %" PRIu32 "\n",
+			win->job_id, lose->job_id,
+			pa > pb ? pa - pb : pb - pa);
+		fprintf(out, "  decided by: the priority an administrator set (scontrol update job=ID priority=N)\n");
+		return;
+	}
 	fprintf(out, "  job %" PRIu32 " ranks above job %" PRIu32 " by %" PRIu32 ": %.2f in its favour, %.2f against\n",
 		win->job_id, lose->job_id, pa > pb ? pa - pb : pb - pa,
 		cmp->for_winner, cmp->against);

@@ -307,24 +307,34 @@ extern int cli_convert(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0;
 	int rc = CLI_ERROR;
+	const char *file = NULL;
+	bool dashes = false;	/* after "--": no option */
 
-	if (argc < 2)
+	/* no option, wherever it stands (the other subcommands permute) */
+	for (int i = 1; i < argc; i++) {
+		if (!dashes && !strcmp(argv[i], "--")) {
+			dashes = true;
+		} else if (!dashes && argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error("convert: unknown option '%s'",
+					       argv[i]);
+		} else if (file) {
+			return cli_usage_error("convert: unexpected argument '%s'",
+					       argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file)
 		return cli_usage_error("convert: missing MOAB.CFG");
-	if (argc > 2)
-		return cli_usage_error("convert: unexpected argument '%s'",
-				       argv[2]);
-	if (argv[1][0] == '-' && argv[1][1])
-		return cli_usage_error("convert: unknown option '%s'",
-				       argv[1]);
-	if (prism_file_read(argv[1], &text, &len, &err)) {
+	if (prism_file_read_text(file, &text, &len, &err)) {
 		fprintf(stderr, "%s\n", err.text);
 		return CLI_ERROR;
 	}
-	if (_convert_text(&o, argv[1], text, len) || _settle(&o, &err))
-		fprintf(stderr, "%s: %s\n", argv[1],
+	if (_convert_text(&o, file, text, len) || _settle(&o, &err))
+		fprintf(stderr, "%s: %s\n", file,
 			err.text[0] ? err.text : "out of memory");
 	else
-		rc = _print(&o, argv[1]);
+		rc = _print(&o, file);
 	_conv_free(&o);
 	free(text);
 	return rc;

@@ -150,6 +150,13 @@ extern void cli_cols_read(const priority_factors_object_t *row,
 		.tres = f->priority_tres,
 		.tres_cnt = f->tres_cnt,
 	};
+	/*
+	 * An admin-set priority: Slurm sends the row without factors (site
+	 * and nice 0, not NICE_OFFSET), and sprio shows site and nice 0.
+	 */
+	if (row->direct_prio > 0)
+		*c = (prism_cols_t) { .site = NICE_OFFSET, .nice = NICE_OFFSET,
+				      .direct_prio = row->direct_prio };
 }
 
 /* ---- the Moab view ---------------------------------------------------- */
@@ -389,16 +396,35 @@ static const char *_state_name(const slurm_job_info_t *job)
 	return st < sizeof(names) / sizeof(names[0]) ? names[st] : "UNKNOWN";
 }
 
-/*
- * Notes for the jobs asked for that have no row ('shown' flags the jobs
- * of x->jobs that have one), or, when none was asked for, how many
- * pending jobs are not ranked.
- */
-static void _notes_missing(const cli_explain_t *x,
-			   const slurm_job_info_t **sorted, const bool *shown,
-			   FILE *out)
+extern void cli_job_why_unranked(const slurm_job_info_t *job, uint32_t id,
+				 FILE *err)
 {
-	uint32_t hidden = 0;
+	if (!job)
+		fprintf(err, "prism: job %" PRIu32 ": not found (or not visible to you)\n",
+			id);
+	else if (!cli_job_pending(job))
+		fprintf(err, "prism: job %" PRIu32 ": not pending (%s)\n", id,
+			_state_name(job));
+	else if (!job->priority)
+		fprintf(err, "prism: job %" PRIu32 ": held (priority 0), not ranked%s%s\n",
+			id, job->state_desc ? ": " : "",
+			job->state_desc ? job->state_desc : "");
+	else
+		fprintf(err, "prism: job %" PRIu32 ": pending but not ranked by the controller (not eligible yet: begin time or dependency)\n",
+			id);
+}
+
+/*
+ * Errors for the jobs asked for that have no row ('shown' flags the jobs
+ * of x->jobs that have one), or, when none was asked for, a note of how
+ * many pending jobs are not ranked. Returns how many jobs asked for have
+ * no row.
+ */
+static uint32_t _notes_missing(const cli_explain_t *x,
+			       const slurm_job_info_t **sorted,
+			       const bool *shown, FILE *out, FILE *err)
+{
+	uint32_t missing = 0, hidden = 0;
 
 	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
 		hidden += cli_job_pending(&x->jobs[i]) && !shown[i];
@@ -411,20 +437,10 @@ static void _notes_missing(const cli_explain_t *x,
 
 		if (job && shown[job - x->jobs])
 			continue;
-		if (!job)
-			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
-				x->ids[i]);
-		else if (!cli_job_pending(job))
-			fprintf(out, "job %" PRIu32 ": not pending (%s)\n",
-				x->ids[i], _state_name(job));
-		else if (!job->priority)
-			fprintf(out, "job %" PRIu32 ": held (priority 0), not ranked%s%s\n",
-				x->ids[i], job->state_desc ? ": " : "",
-				job->state_desc ? job->state_desc : "");
-		else
-			fprintf(out, "job %" PRIu32 ": pending but not ranked by the controller (not eligible yet: begin time or dependency)\n",
-				x->ids[i]);
+		missing++;
+		cli_job_why_unranked(job, x->ids[i], err);
 	}
+	return missing;
 }
 
 /* Why the recomputed priority of 'e' may differ from the controller's. */
@@ -593,7 +609,7 @@ extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err)
 	_entry_t *entries = NULL;
 	cli_jobmap_t *m = NULL;
 	bool *shown = NULL;
-	uint32_t n;
+	uint32_t n, missing;
 	int64_t got;
 	int rc = CLI_ERROR;
 
@@ -625,8 +641,10 @@ extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err)
 	if (n || x->id_cnt)
 		fputs("\n", out);
 	_notes(x, entries, n, out);
-	_notes_missing(x, sorted, shown, out);
+	missing = _notes_missing(x, sorted, shown, out, err);
 	rc = x->long_fmt ? _long(x, entries, n, out, err) : CLI_OK;
+	if (!rc && missing)
+		rc = CLI_ERROR;
 out:
 	cli_jobmap_free(m);
 	free(entries);

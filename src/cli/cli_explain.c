@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "prism_cli.h"
 #include "prism_file.h"
 #include "prism_params.h"
+#include "prism_saved_policy.h"
 #include "prism_state.h"
 
 static void _records_free(cli_records_t *r)
@@ -44,6 +46,8 @@ static void _records_free(cli_records_t *r)
 		slurm_free_job_info_msg(r->jobs);
 	if (r->conf)
 		slurm_free_ctl_conf(r->conf);
+	free(r->policy_text);
+	free(r->policy_note);
 }
 
 /* Read the job ids of argv[optind..] into a new array *ids. */
@@ -77,15 +81,19 @@ static int _job_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
 
 /*
  * The controller's configuration; CLI_ERROR after saying that it cannot
- * be reached. A SLURM_CONF that names no file is reported at once: Slurm
- * would retry reading it for a minute.
+ * be reached. A SLURM_CONF that names no file (or is empty) is reported
+ * at once: Slurm would retry reading it for a minute.
  */
 static int _load_conf(cli_records_t *r)
 {
 	const char *env = getenv("SLURM_CONF");
 	struct stat st;
 
-	if (env && *env && stat(env, &st)) {
+	if (env && !*env) {
+		fprintf(stderr, "prism: cannot reach slurmctld: SLURM_CONF is set but empty (unset it for Slurm's default)\n");
+		return CLI_ERROR;
+	}
+	if (env && stat(env, &st)) {
 		fprintf(stderr, "prism: cannot reach slurmctld: SLURM_CONF=%s: %s\n",
 			env, strerror(errno));
 		return CLI_ERROR;
@@ -254,30 +262,47 @@ static int _state_file(const cli_records_t *r, const char *name, char **buf,
 	return prism_file_read(path, buf, len, err);
 }
 
+/*
+ * The time of the plugin's last pass (priority_prism_state in
+ * StateSaveLocation) into *t: 0, or -1 with 'why' saying why not.
+ */
+static int _pass_time(const cli_records_t *r, int64_t *t,
+		      prism_error_t *why)
+{
+	prism_state_t st = { 0, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	why->text[0] = '\0';
+	if (!_state_file(r, CLI_STATE_NAME, &buf, &len, why) &&
+	    !prism_state_parse(buf, len, &st, why) && st.last_recalc > 0) {
+		*t = st.last_recalc;
+		rc = 0;
+	} else if (!why->text[0]) {
+		prism_error_set(why, "%s/%s: no pass recorded yet",
+				r->conf->state_save_location, CLI_STATE_NAME);
+	}
+	free(buf);
+	return rc;
+}
+
 /* The time of the plugin's last pass, or now (and a note saying so). */
 static int64_t _last_pass(const cli_records_t *r, FILE *out)
 {
-	prism_state_t st = { 0, 0 };
 	prism_error_t err = { "" };
-	char *buf = NULL, when[64];
-	size_t len = 0;
+	char when[64];
+	int64_t pass;
 	time_t t;
 
-	if (!_state_file(r, CLI_STATE_NAME, &buf, &len, &err) &&
-	    !prism_state_parse(buf, len, &st, &err) && st.last_recalc > 0) {
-		free(buf);
-		t = (time_t) st.last_recalc;
+	if (!_pass_time(r, &pass, &err)) {
+		t = (time_t) pass;
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S",
 			 localtime(&t));
 		fprintf(out, "Recomputed at the plugin's last pass, %s.\n",
 			when);
-		return st.last_recalc;
+		return pass;
 	}
-	free(buf);
-	if (!err.text[0])
-		snprintf(err.text, sizeof(err.text),
-			 "%s/%s: no pass recorded yet",
-			 r->conf->state_save_location, CLI_STATE_NAME);
 	fprintf(out, "note: %s; recomputed at the current time instead of the plugin's last pass.\n",
 		err.text);
 	return (int64_t) time(NULL);
@@ -304,17 +329,88 @@ static prism_moab_usage_t *_usage(const cli_records_t *r,
 	return u;
 }
 
-/*
- * The policy the controller's PriorityParameters select, into *entry and
- * its file into 'path' (when it reads one). Returns CLI_OK, or CLI_ERROR
- * after printing an error.
- */
-static int _policy(const slurm_conf_t *conf, const cli_policy_t **entry,
-		   char *path, size_t size)
+static void _note(char **note, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* printf's text of 'fmt' in a new string *note (NULL: out of memory). */
+static void _note(char **note, const char *fmt, ...)
 {
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	*note = len < 0 ? NULL : malloc((size_t) len + 1);
+	if (!*note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(*note, (size_t) len + 1, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The policy the plugin put in force last, from the copy it keeps in
+ * StateSaveLocation, into *params and r->policy_text; false when that
+ * copy cannot be read (no access: the caller reads the file as it is
+ * now). r->policy_note says when the configuration or the file now
+ * differ from it: slurmctld refused them, or has not reread them yet.
+ */
+static bool _in_force(cli_records_t *r, prism_params_t *params, char *path,
+		      size_t size)
+{
+	prism_saved_policy_t saved;
+	prism_error_t err = { "" };
+	char *buf = NULL, *now = NULL;
+	size_t len = 0, now_len = 0;
+	bool ok = false;
+
+	if (_state_file(r, CLI_SAVED_POLICY_NAME, &buf, &len, &err) ||
+	    prism_saved_policy_parse(buf, len, &saved, &err) ||
+	    prism_params_parse(saved.params, params, &err))
+		goto out;
+	r->policy_text = malloc(saved.len + 1);
+	if (!r->policy_text)
+		goto out;
+	memcpy(r->policy_text, saved.text ? saved.text : "", saved.len);
+	r->policy_text[saved.len] = '\0';
+	r->policy_len = saved.len;
+	snprintf(path, size, "%s", saved.path);
+	ok = true;
+	if (strcmp(saved.params, r->conf->priority_params ?
+					 r->conf->priority_params : ""))
+		_note(&r->policy_note, "slurmctld's PriorityParameters=%s is not in force (refused at reconfigure?): shown is the policy in force, PriorityParameters=%s",
+		      r->conf->priority_params ? r->conf->priority_params : "",
+		      saved.params);
+	else if (saved.path[0] &&
+		 (prism_file_read_text(saved.path, &now, &now_len, &err) ||
+		  now_len != saved.len || memcmp(now, saved.text, now_len)))
+		_note(&r->policy_note, "%s is not the file in force (changed since slurmctld read it, or refused at reconfigure): shown is the policy in force, the copy the plugin keeps",
+		      saved.path);
+out:
+	free(now);
+	free(buf);
+	return ok;
+}
+
+/*
+ * The policy in force (_in_force()), else the one the controller's
+ * PriorityParameters select, into *entry and its file into 'path' (when
+ * it reads one). Returns CLI_OK, or CLI_ERROR after printing an error.
+ */
+static int _policy(cli_records_t *r, const cli_policy_t **entry, char *path,
+		   size_t size)
+{
+	const slurm_conf_t *conf = r->conf;
 	prism_params_t params;
 	prism_error_t err = { "" };
 
+	if (conf->priority_type &&
+	    !strcasecmp(conf->priority_type, "priority/prism") &&
+	    _in_force(r, &params, path, size)) {
+		*entry = cli_policy_find(params.policy);
+		return CLI_OK;
+	}
 	if (prism_params_parse(conf->priority_params, &params, &err)) {
 		fprintf(stderr, "prism: slurmctld's %s\n", err.text);
 		return CLI_ERROR;
@@ -335,6 +431,14 @@ static int _policy(const slurm_conf_t *conf, const cli_policy_t **entry,
 	return CLI_OK;
 }
 
+/* Where the policy shown comes from, for the view's first line. */
+static const char *_source_said(const cli_records_t *r)
+{
+	return r->policy_text ?
+		       "in force: the copy the plugin keeps in StateSaveLocation" :
+		       "as read now; slurmctld reads it at start and on reconfigure";
+}
+
 /* The policy file slurmctld uses could not be read. */
 static int _unreadable(const prism_error_t *err)
 {
@@ -343,13 +447,20 @@ static int _unreadable(const prism_error_t *err)
 	return CLI_ERROR;
 }
 
-/* The multifactor view's input from the records 'r'. */
+/* The multifactor view of 'r'; 'why' holds the note when the time of
+ * the plugin's last pass is not known (and must outlive the view). */
 static cli_mf_explain_t _mf_input(const cli_records_t *r, const uint32_t *ids,
-				  uint32_t id_cnt, bool json)
+				  uint32_t id_cnt, bool json,
+				  prism_error_t *why)
 {
+	int64_t pass = 0;
+	bool known = !_pass_time(r, &pass, why);
+
 	return (cli_mf_explain_t) {
 		.conf = r->conf,
-		.now = time(NULL),
+		.now = known ? (time_t) pass : time(NULL),
+		.pass_known = known,
+		.pass_note = why->text,
 		.jobs = r->jobs->job_array,
 		.job_cnt = r->jobs->record_count,
 		.factors = r->factors,
@@ -372,7 +483,8 @@ extern int cli_explain_multifactor(const cli_records_t *r, const char *path,
 				   const uint32_t *ids, uint32_t id_cnt,
 				   bool long_fmt, bool json)
 {
-	cli_mf_explain_t x = _mf_input(r, ids, id_cnt, json);
+	prism_error_t why = { "" };
+	cli_mf_explain_t x = _mf_input(r, ids, id_cnt, json, &why);
 
 	return cli_mf_explain_print(&x, stdout, stderr);
 }
@@ -389,7 +501,8 @@ extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
 				  char *const *set, int nset, const char *cand,
 				  prism_whatif_job_t **out, uint32_t *cnt)
 {
-	cli_mf_explain_t x = _mf_input(r, NULL, 0, false);
+	prism_error_t why = { "" };
+	cli_mf_explain_t x = _mf_input(r, NULL, 0, false, &why);
 	prism_mf_change_t ch;
 
 	memset(&ch, 0, sizeof(ch));
@@ -463,6 +576,13 @@ extern int cli_whatif_moab(const cli_records_t *r, const char *path,
 	pol = cli_moab_read(cand, &err);
 	if (!pol)
 		return _bad_candidate(&err);
+	if (!prism_moab_policy_kept(pol) &&
+	    prism_moab_policy_notice_count(pol)) {
+		fprintf(stderr, "prism: whatif: nothing in %s was understood as a Moab policy: no priority parameter, %zu notices (`prism check --moab %s` lists them); is it a file of another policy? Nothing computed.\n",
+			cand, prism_moab_policy_notice_count(pol), cand);
+		prism_moab_policy_free(pol);
+		return CLI_ERROR;
+	}
 	x.now = _last_pass(r, stdout);
 	/* the usage the plugin keeps, read under the candidate's
 	 * credentials, as the plugin adopts it on reconfigure */
@@ -544,9 +664,8 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 			  bool json)
 {
 	prism_error_t err = { "" };
-	prism_ge_policy_t *ge = cli_ge_read(path, &err);
+	prism_ge_policy_t *ge = NULL;
 	cli_ge_explain_t x = {
-		.pol = ge,
 		.jobs = r->jobs->job_array,
 		.job_cnt = r->jobs->record_count,
 		.factors = r->factors,
@@ -556,10 +675,13 @@ extern int cli_explain_ge(const cli_records_t *r, const char *path,
 	};
 	int rc;
 
-	if (!ge)
+	if (r->policy_text ? prism_ge_conf_parse(r->policy_text, r->policy_len,
+						 path, &ge, &err) != 0 :
+			     !(ge = cli_ge_read(path, &err)))
 		return _unreadable(&err);
-	printf("Prism policy=gridengine from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
-	       path);
+	x.pol = ge;
+	printf("Prism policy=gridengine from %s (%s).\n", path,
+	       _source_said(r));
 	x.now = _last_pass(r, stdout);
 	printf("\n");
 	rc = cli_ge_explain_print(&x, stdout, stderr);
@@ -572,15 +694,17 @@ extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    bool long_fmt, bool json)
 {
 	prism_error_t err = { "" };
-	prism_moab_policy_t *pol = cli_moab_read(path, &err);
+	prism_moab_policy_t *pol = NULL;
 	prism_moab_usage_t *usage;
 	cli_explain_t x = { .long_fmt = long_fmt };
 	int rc;
 
-	if (!pol)
+	if (r->policy_text ?
+		    prism_moab_conf_parse(r->policy_text, r->policy_len, path,
+					  &pol, &err) != 0 :
+		    !(pol = cli_moab_read(path, &err)))
 		return _unreadable(&err);
-	printf("Prism policy=moab from %s (as read now; slurmctld reads it at start and on reconfigure).\n",
-	       path);
+	printf("Prism policy=moab from %s (%s).\n", path, _source_said(r));
 	x.now = _last_pass(r, stdout);
 	usage = _usage(r, pol, stdout);
 	printf("\n");
@@ -610,7 +734,7 @@ extern int cli_explain(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+l", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l", opts, NULL)) != -1) {
 		if (c == 'l')
 			long_fmt = true;
 		else if (c == 'J')
@@ -624,7 +748,7 @@ extern int cli_explain(int argc, char **argv)
 		return rc;
 	rc = _load_conf(&r);
 	if (!rc)
-		rc = _policy(r.conf, &entry, path, sizeof(path));
+		rc = _policy(&r, &entry, path, sizeof(path));
 	if (rc)
 		goto out;
 	if (!entry->explain) {
@@ -640,6 +764,8 @@ extern int cli_explain(int argc, char **argv)
 	rc = _load_records(&r, ids, id_cnt);
 	if (!rc && entry->reads_assocs)
 		rc = _load_assocs(&r);
+	if (!rc && r.policy_note)
+		fprintf(stderr, "prism: note: %s\n", r.policy_note);
 	if (!rc)
 		rc = entry->explain(&r, path, ids, id_cnt, long_fmt, json);
 out:
@@ -661,7 +787,7 @@ extern int cli_compare(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	if (getopt_long(argc, argv, "+", opts, NULL) != -1)
+	if (getopt_long(argc, argv, "", opts, NULL) != -1)
 		return cli_usage_error("compare: unknown option '%s'",
 				       argv[optind - 1]);
 	rc = _job_ids("compare", argc, argv, &ids, &id_cnt);
@@ -673,7 +799,7 @@ extern int cli_compare(int argc, char **argv)
 	}
 	rc = _load_conf(&r);
 	if (!rc)
-		rc = _policy(r.conf, &entry, path, sizeof(path));
+		rc = _policy(&r, &entry, path, sizeof(path));
 	if (!rc)
 		rc = _load_records(&r, ids, id_cnt);
 	if (!rc && entry->reads_assocs)
@@ -682,7 +808,8 @@ extern int cli_compare(int argc, char **argv)
 		rc = cli_compare_print(&r, entry->kind, ids[0], ids[1], stdout,
 				       stderr);
 	if (!rc && entry->kind == PRISM_POLICY_MULTIFACTOR) {
-		cli_mf_explain_t x = _mf_input(&r, ids, id_cnt, false);
+		prism_error_t why = { "" };
+		cli_mf_explain_t x = _mf_input(&r, ids, id_cnt, false, &why);
 
 		rc = cli_mf_fairshare_why(&x, ids[0], ids[1], stdout);
 	}
@@ -746,7 +873,7 @@ extern int cli_whatif(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'p') {
 			cand = optarg;
 		} else if (c == 't') {
@@ -771,7 +898,7 @@ extern int cli_whatif(int argc, char **argv)
 	}
 	rc = _load_conf(&r);
 	if (!rc)
-		rc = _policy(r.conf, &entry, path, sizeof(path));
+		rc = _policy(&r, &entry, path, sizeof(path));
 	if (rc)
 		goto out;
 	if (!entry->whatif) {

@@ -188,13 +188,15 @@ static void _notes(const _entry_t *entries, uint32_t n, FILE *out)
 	}
 }
 
-/* Notes for the jobs asked for without a row, or the pending jobs not
- * ranked when none was asked for. */
-static void _notes_missing(const cli_ge_explain_t *x,
-			   const slurm_job_info_t **sorted,
-			   const _entry_t *entries, uint32_t n, FILE *out)
+/* Errors for the jobs asked for without a row, or a note of the pending
+ * jobs not ranked when none was asked for; returns how many asked for
+ * have no row. */
+static uint32_t _notes_missing(const cli_ge_explain_t *x,
+			       const slurm_job_info_t **sorted,
+			       const _entry_t *entries, uint32_t n, FILE *out,
+			       FILE *err)
 {
-	uint32_t pending = 0;
+	uint32_t missing = 0, pending = 0;
 
 	for (uint32_t i = 0; !x->id_cnt && i < x->job_cnt; i++)
 		pending += cli_job_pending(&x->jobs[i]);
@@ -210,19 +212,10 @@ static void _notes_missing(const cli_ge_explain_t *x,
 			shown |= entries[k].job == job;
 		if (shown)
 			continue;
-		if (!job)
-			fprintf(out, "job %" PRIu32 ": not found (or not visible to you)\n",
-				x->ids[i]);
-		else if (!cli_job_pending(job))
-			fprintf(out, "job %" PRIu32 ": not pending\n",
-				x->ids[i]);
-		else if (!job->priority)
-			fprintf(out, "job %" PRIu32 ": held (priority 0), not ranked\n",
-				x->ids[i]);
-		else
-			fprintf(out, "job %" PRIu32 ": pending but not ranked by the controller (not eligible yet: begin time or dependency)\n",
-				x->ids[i]);
+		missing++;
+		cli_job_why_unranked(job, x->ids[i], err);
 	}
+	return missing;
 }
 
 extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
@@ -264,8 +257,8 @@ extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 	if (n || x->id_cnt)
 		fputs("\n", out);
 	_notes(entries, n, out);
-	_notes_missing(x, sorted, entries, n, out);
-	rc = CLI_OK;
+	rc = _notes_missing(x, sorted, entries, n, out, err) ? CLI_ERROR :
+							       CLI_OK;
 out:
 	free(amount);
 	free(entries);

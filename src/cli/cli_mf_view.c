@@ -270,8 +270,8 @@ static void _age_inputs(const cli_mf_explain_t *x,
 	}
 	_when(when, sizeof(when), job->accrue_time);
 	_duration(ago, sizeof(ago), (int64_t) (x->now - job->accrue_time));
-	snprintf(buf, size, "accruing since %s (%s ago); PriorityMaxAge %s%s",
-		 when, ago, max,
+	snprintf(buf, size, "accruing since %s (%s %s); PriorityMaxAge %s%s",
+		 when, ago, x->pass_known ? "at the pass" : "ago", max,
 		 _flag(x, PRIORITY_FLAGS_ACCRUE_ALWAYS) ? ", ACCRUE_ALWAYS" :
 							  "");
 }
@@ -958,8 +958,12 @@ static void _txt_header(const cli_mf_explain_t *x, FILE *out)
 	char when[64];
 
 	_when(when, sizeof(when), x->now);
-	fprintf(out, "Prism policy=multifactor (Slurm's multifactor terms as the controller computed them; sprio -l shows the same), %s.\n",
-		when);
+	if (x->pass_known)
+		fprintf(out, "Prism policy=multifactor (Slurm's multifactor terms as the controller computed them; sprio -l shows the same), at the plugin's last pass, %s: ages are measured to it.\n",
+			when);
+	else
+		fprintf(out, "Prism policy=multifactor (Slurm's multifactor terms as the controller computed them; sprio -l shows the same), %s.\nnote: %s; ages are measured to now, the terms are of the plugin's last pass.\n",
+			when, _s(x->pass_note));
 	if (!x->assocs_read)
 		fprintf(out, "note: the association records could not be read (%s): fair-share paths are not shown.\n",
 			_s(x->assoc_err));
@@ -1033,8 +1037,11 @@ extern int cli_mf_explain_print(const cli_mf_explain_t *x, FILE *out,
 		fprintf(err, "prism: out of memory\n");
 		goto out;
 	}
-	if (x->json)
-		fprintf(out, "{\"policy\":\"multifactor\",\"time\":%" PRId64 ",\"jobs\":[",
+	if (x->json && x->pass_known)
+		fprintf(out, "{\"policy\":\"multifactor\",\"time\":%" PRId64 ",\"pass_time\":%" PRId64 ",\"jobs\":[",
+			(int64_t) x->now, (int64_t) x->now);
+	else if (x->json)
+		fprintf(out, "{\"policy\":\"multifactor\",\"time\":%" PRId64 ",\"pass_time\":null,\"jobs\":[",
 			(int64_t) x->now);
 	else
 		_txt_header(x, out);

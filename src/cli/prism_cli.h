@@ -63,6 +63,7 @@ extern int slurm_time_str2mins(const char *string);
 
 /* Names of Prism's files in StateSaveLocation (src/plugin/). */
 #define CLI_STATE_NAME "priority_prism_state"
+#define CLI_SAVED_POLICY_NAME "priority_prism_policy"
 #define CLI_MOAB_USAGE_NAME "priority_prism_moab_usage"
 #define CLI_GE_USAGE_NAME "priority_prism_ge_usage"
 
@@ -88,8 +89,16 @@ typedef struct {
 	uint32_t assoc_cnt;
 	slurmdb_qos_rec_t **qos_recs;
 	uint32_t qos_cnt;
-	char assoc_err[160];
+	char assoc_err[PRISM_ERROR_MAX];
 	bool slurm_inited;		/* slurm_init() was called */
+	/* the policy in force, from the copy the plugin keeps in
+	 * StateSaveLocation (priority_prism_policy); NULL: not readable,
+	 * the file is read as it is now */
+	char *policy_text;
+	size_t policy_len;
+	/* why the configuration or the file now differ from it; NULL:
+	 * they do not */
+	char *policy_note;
 } cli_records_t;
 
 /*
@@ -149,16 +158,20 @@ typedef struct {
 	const char *key;	/* as slurm.conf spells it, case ignored */
 	char file[4096];	/* "" when no line sets it (the default) */
 	unsigned line;
+	char *text;		/* the value as written there, NULL: none */
 } cli_conf_loc_t;
 
 /*
  * Find the last line of the slurm.conf 'conf_path' and its Include files
- * that sets each of the 'cnt' keys of 'locs'. A locator only: the values
- * come from Slurm's parser. CLI_OK, or CLI_ERROR after printing why a
- * file cannot be read.
+ * that sets each of the 'cnt' keys of 'locs', and the value as written
+ * there (freed with cli_conf_locs_free(), on failure too). A locator:
+ * the values come from Slurm's parser, the text only where Slurm keeps
+ * none (PriorityFlags: Slurm drops the names it does not know). CLI_OK,
+ * or CLI_ERROR after printing why a file cannot be read.
  */
 extern int cli_conf_locate(const char *conf_path, cli_conf_loc_t *locs,
 			   size_t cnt);
+extern void cli_conf_locs_free(cli_conf_loc_t *locs, size_t cnt);
 extern int cli_explain_moab(const cli_records_t *r, const char *path,
 			    const uint32_t *ids, uint32_t id_cnt,
 			    bool long_fmt, bool json);
@@ -225,6 +238,14 @@ extern prism_moab_policy_t *cli_moab_read(const char *path,
 extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err);
 
 /* ---- explain: what both views share (src/cli/cli_diag.c) ---- */
+
+/*
+ * Why job 'id' (its record 'job', NULL: not found) has no sprio row, as
+ * one line "prism: job ID: ..." on 'err' (not found, not pending, held,
+ * not eligible yet).
+ */
+extern void cli_job_why_unranked(const slurm_job_info_t *job, uint32_t id,
+				 FILE *err);
 
 /* Is 'job' pending? */
 extern bool cli_job_pending(const slurm_job_info_t *job);
@@ -318,7 +339,8 @@ typedef struct {
 
 /*
  * Print the mdiag -p table of 'x' and its notes to 'out'. Returns
- * CLI_OK, or CLI_ERROR with a message on 'err' when out of memory.
+ * CLI_OK, or CLI_ERROR with a message on 'err' when out of memory or per
+ * job asked for that has no row (the rows found are printed either way).
  */
 extern int cli_explain_print(const cli_explain_t *x, FILE *out, FILE *err);
 
@@ -379,7 +401,8 @@ typedef struct {
 /*
  * Print the qstat -pri and -urg tables of 'x' and their notes to 'out'.
  * Returns CLI_OK, or CLI_ERROR with a message on 'err' (out of memory, a
- * job the core refuses).
+ * job the core refuses, a job asked for that has no row: the rows found
+ * are printed either way).
  */
 extern int cli_ge_explain_print(const cli_ge_explain_t *x, FILE *out,
 				FILE *err);
@@ -416,7 +439,11 @@ extern int cli_ge_whatif(const cli_ge_explain_t *x, prism_whatif_job_t *out,
 /* Everything the multifactor view is built from; the caller owns it all. */
 typedef struct {
 	const slurm_conf_t *conf;	/* weights, PriorityMaxAge, flags */
-	time_t now;
+	time_t now;			/* ages are measured to it: */
+	bool pass_known;		/* the plugin's last pass, whose terms
+					 * sprio shows; false: the current
+					 * time, pass_note says why */
+	const char *pass_note;
 	const slurm_job_info_t *jobs;	/* every job the caller may see */
 	uint32_t job_cnt;
 	priority_factors_object_t *const *factors; /* sprio's rows */

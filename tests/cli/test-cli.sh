@@ -11,7 +11,9 @@
 #    read with Slurm's own parser (a table: exit status, a line printed):
 #    one per warning rule with FILE:LINE or FILE:(default), Include with a
 #    continuation and the time forms 0-4, 48:00:00 and a bare 7, a clean
-#    file, files Slurm's parser refuses (its error, exit 1);
+#    file, files Slurm's parser refuses (its error, exit 1), settings
+#    slurmctld stops on (errors, exit 1), a misspelt PriorityFlags item
+#    (a warning, exit 0);
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out
 #    with a reason, a summary at the end, the output passes `prism
@@ -31,6 +33,7 @@ top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 P="$top_builddir/src/cli/prism"
 example="$top_srcdir/slurm-conf-examples/prism-moab.conf"
+compat_dir="$top_srcdir/tests/cli/compat"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -42,6 +45,13 @@ ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # run ARGS...: exit status in $rc, stdout in $tmp/out, stderr in $tmp/err
 run() {
 	"$P" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# conv MOAB.CFG OUT: prism convert MOAB.CFG, its output in OUT, stderr in
+# $tmp/err, exit status in $rc
+conv() {
+	"$P" convert "$1" >"$2" 2>"$tmp/err"
 	rc=$?
 }
 
@@ -88,6 +98,15 @@ for a in --help -h help "check --help" "explain -h"; do
 		ko "prism $a: exit $rc, usage text missing"
 	fi
 done
+# issue 35: --help says what the page says about compare's cases and
+# about which subcommands read SLURM_CONF
+run --help
+for l in "      same priority are taken in job id order; a priority an" \
+	"      is a usage error (exit 2)." \
+	"                  explain, compare and whatif find the controller (one" \
+	"                  convert reads none"; do
+	has "$tmp/out" "$l" "--help: '$l'"
+done
 # each row: the arguments, the message expected on stderr
 while IFS='|' read -r args want; do
 	[ -n "$want" ] || continue
@@ -110,11 +129,16 @@ check --slurm-conf|check: --slurm-conf needs a file
 convert|convert: missing MOAB.CFG
 convert a b|convert: unexpected argument 'b'
 convert -x|convert: unknown option '-x'
+convert a.cfg -x|convert: unknown option '-x'
 explain abc|explain: 'abc' is not a job id
 explain 12 0|explain: '0' is not a job id
 explain --frob|explain: unknown option '--frob'
 explain --json abc|explain: 'abc' is not a job id
-explain --json 12 -3|explain: '-3' is not a job id
+explain --json 12 -3|explain: unknown option '-3'
+explain 12 --jsonx|explain: unknown option '--jsonx'
+whatif PriorityWeightAge=1 --top 0|whatif: --top '0' is not a count from 1 to 1000000
+check --moab --gridengine F|check: --gridengine and --moab exclude each other
+check F --gridengine --moab|check: --gridengine and --moab exclude each other
 explain --json 4294967294|explain: '4294967294' is not a job id
 explain --jsonx|explain: unknown option '--jsonx'
 compare|compare: needs two different job ids
@@ -173,6 +197,18 @@ misspelt weight|\n\nQUEUETIMWEIGHT 5\n|FILE:3: QUEUETIMWEIGHT: unknown priority 
 missing value|FSWEIGHT\n|FILE:1: FSWEIGHT: missing value
 empty file||FILE: file is empty (a file of comments only gives the policy's defaults)
 EOF
+# issue 35: a message at a long path is whole (it was cut at 159 bytes)
+long="$tmp/$(printf 'd%.0s' {1..120})/$(printf 'e%.0s' {1..120})"
+mkdir -p "$long"
+printf 'FSWEIGHT 1\nFSUSRWEIGHT 5\n' >"$long/prism.conf"
+run check "$long/prism.conf"
+expect 1 "check a misspelt file at a long path"
+has "$tmp/err" "$long/prism.conf:2: FSUSRWEIGHT: unknown priority weight or cap (did you mean FSUSERWEIGHT?)" \
+	"the error at a long path is whole"
+printf 'FSWEIGHT 1\nLOGLEVEL 3\n' >"$long/notice.conf"
+run check "$long/notice.conf"
+has "$tmp/out" "$long/notice.conf:2: LOGLEVEL: not a priority parameter, ignored" \
+	"a notice at a long path is whole"
 run check "$tmp/does-not-exist.conf"
 expect 1 "check a missing file"
 has "$tmp/err" "$tmp/does-not-exist.conf: cannot open: No such file or directory" \
@@ -277,6 +313,11 @@ run check --slurm-conf "$tmp/ge/slurm.conf" "$tmp/ge-bad.conf"
 expect 1 "check --slurm-conf (gridengine) a bad POLICYFILE"
 has "$tmp/err" "$tmp/ge-bad.conf:2: weight_ticket: '-1' is out of range (0..1e+09)" \
 	"POLICYFILE is checked as the Grid Engine policy slurm.conf selects"
+# issue 35: options after arguments, as GNU tools take them
+run check "$ge_example" --gridengine
+expect 0 "check FILE --gridengine"
+has "$tmp/out" "$ge_example: OK (policy=gridengine)" \
+	"an option after the file is read (the file is a Grid Engine one)"
 run check --gridengine
 expect 2 "check --gridengine without a file"
 run check --gridengine --slurm-conf "$tmp/ge/slurm.conf" "$ge_example"
@@ -328,8 +369,14 @@ zero.conf|0|@/zero.conf: OK (policy=multifactor), 4 warnings
 maxage.conf|0|@/maxage.conf:7: warning: PriorityMaxAge=00:04:00: shorter than PriorityCalcPeriod=00:05:00: the age factor jumps from 0 to 1 between two recalculations
 default.conf|0|@/default.conf:(default): warning: PriorityMaxAge=7-00:00:00: shorter than PriorityCalcPeriod=8-00:00:00: the age factor jumps from 0 to 1 between two recalculations
 apart.conf|0|@/apart.conf:6: warning: PriorityWeightAge=100: adds at most 100 points where PriorityWeightFairshare=1000000000 adds up to 1000000000: it only reorders jobs whose other terms agree to one part in a million
-tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=gres/gpu=1000: gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: cpu,mem,energy,node,billing,fs/disk,vmem,pages): slurmctld stops on it
-tres.conf|0|@/tres.conf:6: warning: PriorityWeightTRES=mem=0.001: the TRES factor is at most 1, so this term adds less than one point to an integer priority
+tres.conf|1|@/tres.conf:7: error: PriorityWeightTRES=gres/gpu=1000: gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: cpu,mem,energy,node,billing,fs/disk,vmem,pages): slurmctld stops on it
+tres.conf|1|@/tres.conf:7: error: PriorityWeightTRES=node: not TRES=WEIGHT: slurmctld stops on it
+tres.conf|1|@/tres.conf: slurmctld refuses this file: 2 errors
+tiny.conf|0|@/tiny.conf:6: warning: PriorityWeightTRES=mem=0.001: the TRES factor is at most 1, so this term adds less than one point to an integer priority
+tiny.conf|0|@/tiny.conf: OK (policy=multifactor), 1 warning
+flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word
+flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'SOMETHING' is not a flag: Slurm ignores it without a word
+flags.conf|0|@/flags.conf: OK (policy=multifactor), 2 warnings
 forms.conf|0|@/forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations
 forms.conf|0|  PriorityMaxAge 00:07:00, PriorityCalcPeriod 04:00:00
 forms.conf|0|  PriorityDecayHalfLife 2-00:00:00, PriorityUsageResetPeriod NONE
@@ -344,6 +391,15 @@ if ! grep -q 'warning' "$tmp/out" && [ ! -s "$tmp/err" ]; then
 	ok "clean.conf: no warning"
 else
 	ko "clean.conf: $(cat "$tmp/out" "$tmp/err")"
+fi
+# issue 35: an error slurmctld stops on makes check fail, so that
+# `prism check && systemctl restart slurmctld` is safe: nothing on stdout
+# says OK
+run check --slurm-conf "$sc/tres.conf"
+if ! grep -q 'OK' "$tmp/out" && ! grep -q 'error' "$tmp/out"; then
+	ok "tres.conf: no OK, the errors on stderr only"
+else
+	ko "tres.conf: stdout $(cat "$tmp/out")"
 fi
 # a slurm.conf named without a folder: its Include is still found
 mkdir -p "$tmp/rel"
@@ -376,8 +432,7 @@ USERCFG[bob]        MAXJOB=2 MAXPROC=64
 QOSCFG[high]        PRIORITY=1000 QTWEIGHT=5
 JOBPRIOF            STATE[Running]=10
 EOF
-"$P" convert "$tmp/moab.cfg" >"$tmp/conv.conf" 2>"$tmp/err"
-rc=$?
+conv "$tmp/moab.cfg" "$tmp/conv.conf"
 expect 0 "convert a moab.cfg"
 for l in "CREDWEIGHT          10" "USERWEIGHT          100   # per user" \
 	"FSPOLICY            DEDICATEDPS" "QUEUETIMEWEIGHT     1" \
@@ -415,8 +470,7 @@ else
 fi
 
 printf 'FSWEIGHT 5\nRMCFG[x] TYPE=PBS\nUSERWEIGHT ten\n' >"$tmp/bad-moab.cfg"
-"$P" convert "$tmp/bad-moab.cfg" >"$tmp/out" 2>"$tmp/err"
-rc=$?
+conv "$tmp/bad-moab.cfg" "$tmp/out"
 expect 0 "convert never fails on a readable file (a malformed priority line)"
 has "$tmp/out" "# needs attention, refused by Prism (USERWEIGHT: 'ten' is not a number): USERWEIGHT ten" \
 	"convert comments the refused line out with the reason"
@@ -424,6 +478,16 @@ has "$tmp/err" "$tmp/bad-moab.cfg: 1 priority line kept, 1 other line commented 
 	"convert counts the line that needs attention"
 run convert "$tmp/nonexistent.cfg"
 expect 1 "convert a file it cannot read"
+# issue 35: a zero-byte file is readable: the policy's defaults, a summary
+: >"$tmp/empty.cfg"
+conv "$tmp/empty.cfg" "$tmp/empty.conf"
+expect 0 "convert a zero-byte file"
+has "$tmp/empty.conf" "# prism convert: 0 priority lines kept, 0 other lines commented out, 0 lines need attention" \
+	"the conversion of a zero-byte file ends with the summary"
+has "$tmp/err" "$tmp/empty.cfg: 0 priority lines kept, 0 other lines commented out, 0 lines need attention" \
+	"convert of a zero-byte file counts nothing on stderr"
+run check "$tmp/empty.conf"
+expect 0 "the conversion of a zero-byte file passes check"
 
 # a refusal only the whole file makes (65 JOBPRIOF ATTR names), a line
 # that is not UTF-8: commented out, and the output still passes check
@@ -431,8 +495,7 @@ expect 1 "convert a file it cannot read"
 	for i in $(seq 1 65); do echo "JOBPRIOF ATTR[a$i]=1"; done
 	printf 'USERCFG[b\377] PRIORITY=1\n'
 } >"$tmp/many.cfg"
-"$P" convert "$tmp/many.cfg" >"$tmp/many.conf" 2>"$tmp/err"
-rc=$?
+conv "$tmp/many.cfg" "$tmp/many.conf"
 expect 0 "convert a file only wrong as a whole"
 has "$tmp/many.conf" "# needs attention, refused by Prism (JOBPRIOF: more than 64 ATTR names): JOBPRIOF ATTR[a65]=1" \
 	"convert comments out the line the whole parse refuses"
@@ -458,8 +521,7 @@ while IFS='|' read -r f pol want line; do
 		has "$tmp/err" "$compat/$line" "$f: refused with FILE:LINE"
 	fi
 	[ "$pol" = moab ] || continue
-	"$P" convert "$compat/$f" >"$tmp/conv-$f" 2>"$tmp/err"
-	rc=$?
+	conv "$compat/$f" "$tmp/conv-$f"
 	expect 0 "convert $f"
 	run check "$tmp/conv-$f"
 	expect 0 "the conversion of $f passes check"
@@ -503,6 +565,49 @@ run check --gridengine "$compat/ge8-ssconf.conf"
 has "$tmp/out" "Priority = 1 * priority + 0.1 * urgency + 0.01 * tickets (normalized)" \
 	"check shows the Grid Engine weights"
 
+# ---- prism(1)'s examples are the real output (issue 35) ----------------
+# block FIRST: the lines of the page's example that starts with the line
+# FIRST, up to its .fi, troff's \- read as -
+page="$top_srcdir/man/prism.1"
+block() {
+	awk -v first="$1" 'on && /^\.fi$/ { exit } $0 == first { on = 1 } on' \
+		"$page" | sed 's/\\-/-/g'
+}
+# same_as_page FIRST WANT WHAT: the page's example FIRST is the file WANT
+same_as_page() {
+	block "$1" >"$tmp/page"
+	if [ -s "$tmp/page" ] && cmp -s "$2" "$tmp/page"; then
+		ok "prism(1): the example '$1' is $3"
+	else
+		ko "prism(1): the example '$1' differs from $3:"
+		diff "$tmp/page" "$2" | head -20
+	fi
+}
+mkdir -p "$tmp/etc"
+cp "$example" "$tmp/etc/prism.conf"
+sconf "$tmp/etc" "PriorityParameters=policy=moab"
+{
+	echo '$ prism check'
+	"$P" check --slurm-conf "$tmp/etc/slurm.conf" 2>&1
+} | sed "s|$tmp/etc/|/etc/slurm/|g" >"$tmp/want-check"
+same_as_page '$ prism check' "$tmp/want-check" "the output for $example"
+cmd='$ prism convert /opt/moab/etc/moab.cfg > /etc/slurm/prism.conf'
+{
+	echo "$cmd"
+	"$P" convert "$compat_dir/moab-forms.cfg" 2>&1 >"$tmp/etc/conv.conf" |
+		sed "s|$compat_dir/moab-forms.cfg|/opt/moab/etc/moab.cfg|"
+	echo '$ prism check /etc/slurm/prism.conf'
+	"$P" check "$tmp/etc/conv.conf" 2>&1 | sed "s|$tmp/etc/conv.conf|/etc/slurm/prism.conf|"
+} >"$tmp/want-conv"
+same_as_page "$cmd" "$tmp/want-conv" "the output for moab-forms.cfg"
+# the Fair Tree factor as explain prints it (test_cli_diag: rank 2 of 2
+# is 1/2)
+if grep -Fq '(count \- rank + 1) / count' "$page"; then
+	ok "prism(1): the Fair Tree factor is (count - rank + 1) / count"
+else
+	ko "prism(1) does not give the Fair Tree factor as (count - rank + 1) / count"
+fi
+
 # ---- explain without a controller --------------------------------------
 # a port nothing listens on (bash's /dev/tcp probes it)
 port=
@@ -537,6 +642,31 @@ rc=$?
 expect 1 "explain with a SLURM_CONF that does not exist"
 has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
 	"a missing SLURM_CONF is named at once"
+# issue 35: options after the job ids (explain 12 --json): read as an
+# option, not refused as a job id
+SLURM_CONF="$tmp/noctl/missing.conf" timeout 60 "$P" explain 12 --json \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect 1 "explain 12 --json (no controller)"
+has "$tmp/err" "prism: cannot reach slurmctld: SLURM_CONF=$tmp/noctl/missing.conf: No such file or directory" \
+	"explain 12 --json: --json after the job id is an option"
+# issue 35: an empty SLURM_CONF is an error at once (libslurm would try
+# to read "" for about a minute); 10 s is far beyond "at once" and far
+# below that minute
+for cmd in "explain 12" "compare 1 2" "whatif PriorityWeightAge=1"; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	SLURM_CONF= timeout 10 "$P" $cmd >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	took=$(($(date +%s) - start))
+	expect 1 "$cmd with an empty SLURM_CONF"
+	if [ "$(cat "$tmp/err")" = "prism: cannot reach slurmctld: SLURM_CONF is set but empty (unset it for Slurm's default)" ] &&
+		[ "$took" -le 5 ] && [ ! -s "$tmp/out" ]; then
+		ok "$cmd: an empty SLURM_CONF is named at once (${took}s)"
+	else
+		ko "$cmd with an empty SLURM_CONF: ${took}s, stderr: $(cat "$tmp/err")"
+	fi
+done
 # --json (policy=multifactor): the same error, and no half-written JSON
 start=$(date +%s)
 SLURM_CONF="$tmp/noctl/slurm.conf" timeout 60 "$P" explain --json 12 \

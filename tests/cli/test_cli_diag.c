@@ -431,31 +431,40 @@ START_TEST(test_view)
 }
 END_TEST
 
-/* Jobs asked for by id: only those, and a note for each one not shown. */
+/*
+ * Jobs asked for by id: only those, and an error on 'err' for each one
+ * not shown, exit 1 (issue 35: "not found" went to stdout, exit 0).
+ */
 START_TEST(test_view_ids)
 {
 	static const uint32_t ids[] = { 3, 8, 9, 10, 12345 };
 	_world_t w;
-	char *text;
+	char *text = NULL, *errs = NULL;
+	size_t len = 0, err_len = 0;
+	FILE *out, *err;
 
 	_world(&w);
 	w.x.ids = ids;
 	w.x.id_cnt = N(ids);
-	text = _print(&w.x, CLI_OK);
+	out = open_memstream(&text, &len);
+	err = open_memstream(&errs, &err_len);
+	ck_assert_int_eq(cli_explain_print(&w.x, out, err), CLI_ERROR);
+	fclose(out);
+	fclose(err);
 	ck_assert_msg(strstr(text, "\n3                   731        730  ") != NULL,
 		      "%s", text);
 	ck_assert_ptr_null(strstr(text, "\n1  "));
 	ck_assert_ptr_null(strstr(text, "\n5  "));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 8: held (priority 0), not ranked: Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 9: not pending (RUNNING)\n"));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 10: pending but not ranked by the controller (not eligible yet: begin time or dependency)\n"));
-	ck_assert_ptr_nonnull(strstr(text,
-		"job 12345: not found (or not visible to you)\n"));
+	ck_assert_str_eq(errs,
+		"prism: job 8: held (priority 0), not ranked: Prism: Moab priority -5 is negative and REJECTNEGPRIOJOBS is set\n"
+		"prism: job 9: not pending (RUNNING)\n"
+		"prism: job 10: pending but not ranked by the controller (not eligible yet: begin time or dependency)\n"
+		"prism: job 12345: not found (or not visible to you)\n");
+	ck_assert_ptr_null(strstr(text, "job 12345"));
 	ck_assert_ptr_null(strstr(text, "* indicates"));
 	ck_assert_ptr_null(strstr(text, "not shown"));
 	free(text);
+	free(errs);
 	_world_free(&w);
 }
 END_TEST
@@ -724,17 +733,27 @@ START_TEST(test_ge_view)
 	ck_assert_str_eq(text, want_ge);
 	free(text);
 
-	/* the jobs asked for, and notes for those without a row */
+	/* the jobs asked for, and errors for those without a row: exit 1 */
 	x.ids = ids;
 	x.id_cnt = N(ids);
 	out = open_memstream(&text, &len);
-	ck_assert_int_eq(cli_ge_explain_print(&x, out, stderr), CLI_OK);
+	{
+		char *errs = NULL;
+		size_t err_len = 0;
+		FILE *err = open_memstream(&errs, &err_len);
+
+		ck_assert_int_eq(cli_ge_explain_print(&x, out, err),
+				 CLI_ERROR);
+		fclose(err);
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 23: held (priority 0), not ranked\n"));
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 24: not pending (RUNNING)\n"));
+		ck_assert_ptr_nonnull(strstr(errs, "prism: job 99: not found (or not visible to you)\n"));
+		free(errs);
+	}
 	fclose(out);
 	ck_assert_ptr_null(strstr(text, "\n21 "));
 	ck_assert_ptr_nonnull(strstr(text, "\n22         1.25000"));
-	ck_assert_ptr_nonnull(strstr(text, "job 23: held (priority 0), not ranked\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 24: not pending\n"));
-	ck_assert_ptr_nonnull(strstr(text, "job 99: not found (or not visible to you)\n"));
+	ck_assert_ptr_null(strstr(text, "job 99"));
 	free(text);
 
 	/* no row with columns: '-' and a note */
@@ -957,6 +976,7 @@ static void _mf_explain(cli_mf_explain_t *x)
 	*x = (cli_mf_explain_t) {
 		.conf = &mf_conf,
 		.now = NOW,
+		.pass_known = true,
 		.jobs = mf_jobs,
 		.job_cnt = N(mf_jobs),
 		.factors = rows,
@@ -1013,6 +1033,21 @@ START_TEST(test_mf_view)
 		ck_assert_msg(strstr(text, mf_lines[i]), "no line '%s' in:\n%s",
 			      mf_lines[i], text);
 	ck_assert_str_eq(err, "");
+	/* issue 35: the time of the pass the terms come from, and the age
+	 * measured to it */
+	ck_assert_msg(strstr(text, "sprio -l shows the same), at the plugin's last pass, ") &&
+			      strstr(text, ": ages are measured to it.\n") &&
+			      strstr(text, " (00:30:00 at the pass); PriorityMaxAge "),
+		      "%s", text);
+	free(text);
+	free(err);
+	/* its time unknown: said, and ages measured to now */
+	x.pass_known = false;
+	x.pass_note = "state/priority_prism_state: no pass recorded yet";
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "note: state/priority_prism_state: no pass recorded yet; ages are measured to now, the terms are of the plugin's last pass.\n") &&
+			      strstr(text, " (00:30:00 ago); PriorityMaxAge "),
+		      "%s", text);
 	free(text);
 	free(err);
 }
@@ -1187,18 +1222,34 @@ START_TEST(test_mf_view_no_assocs)
 }
 END_TEST
 
-/* An admin-set priority (scontrol update job priority=N): no terms. */
+/*
+ * An admin-set priority (scontrol update job priority=N): no terms. Slurm
+ * sends such a row without factors (site and nice 0, not NICE_OFFSET);
+ * sprio shows site 0 and nice 0, and so must explain and compare (issue
+ * 35: they showed -2147483648 and +2147483648, "decided by: site").
+ */
 START_TEST(test_mf_view_admin)
 {
 	static const uint32_t ids[] = { 6 };
+	const priority_factors_object_t saved = mf_rows[1];
 	cli_mf_explain_t x;
 	char *err = NULL, *text;
 
 	_mf_explain(&x);
 	x.ids = ids;
 	x.id_cnt = N(ids);
-	mf_rows[1].direct_prio = 5000;
+	mf_rows[1] = (priority_factors_object_t) { .job_id = 6,
+						   .partition = "fast",
+						   .direct_prio = 5000 };
 	mf_jobs[1].priority = 5000;
+	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
+	ck_assert_msg(!strstr(text, "2147483648") && !strstr(text, "site") &&
+			      !strstr(text, "nice"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "  job 6 ranks above job 5 by 167\n  decided by: the priority an administrator set (scontrol update job=ID priority=N)\n"),
+		      "%s", text);
+	free(text);
+	free(err);
 	text = _mf_print(&x, CLI_OK, &err);
 	ck_assert_ptr_nonnull(strstr(text, "job 6  user bin  account chem  partition fast  QOS normal  priority 5000\n  priority set by an administrator (5000): no terms\n"));
 	free(text);
@@ -1207,9 +1258,10 @@ START_TEST(test_mf_view_admin)
 	text = _mf_print(&x, CLI_OK, &err);
 	ck_assert_ptr_nonnull(strstr(text, "\"admin_priority\":5000,"));
 	ck_assert_ptr_nonnull(strstr(text, "\"sum\":5000,\"priority\":5000,\"clamped\":0,\"adds_up\":true,"));
+	ck_assert_msg(!strstr(text, "2147483648"), "%s", text);
 	free(text);
 	free(err);
-	mf_rows[1].direct_prio = 0;
+	mf_rows[1] = saved;
 	mf_jobs[1].priority = 19900;
 }
 END_TEST
@@ -1217,7 +1269,7 @@ END_TEST
 START_TEST(test_mf_view_json)
 {
 	static const char *want[] = {
-		"{\"policy\":\"multifactor\",\"time\":1800000000,\"jobs\":[{\"job_id\":5,\"user\":\"daemon\",",
+		"{\"policy\":\"multifactor\",\"time\":1800000000,\"pass_time\":1800000000,\"jobs\":[{\"job_id\":5,\"user\":\"daemon\",",
 		"{\"term\":\"age\",\"factor\":0.5,\"weight\":1000,\"value\":500,",
 		"{\"term\":\"nice\",\"factor\":null,\"weight\":null,\"value\":-100,\"inputs\":\"nice 100\"}",
 		"\"priority\":4833,\"clamped\":0,\"adds_up\":true,",
@@ -1235,6 +1287,14 @@ START_TEST(test_mf_view_json)
 	for (int i = 0; i < N(want); i++)
 		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s",
 			      want[i], text);
+	free(text);
+	free(err);
+	/* the time of the pass unknown: null, the time measured to is now */
+	x.pass_known = false;
+	x.pass_note = "no pass";
+	text = _mf_print(&x, CLI_OK, &err);
+	ck_assert_msg(strstr(text, "{\"policy\":\"multifactor\",\"time\":1800000000,\"pass_time\":null,"),
+		      "%s", text);
 	free(text);
 	free(err);
 }

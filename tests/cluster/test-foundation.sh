@@ -16,6 +16,11 @@
 #   (k) DebugFlags=Priority logs each job's terms
 #   (l) PrivateData=jobs: a user sees only their own jobs in sprio
 #   (j) associations added and removed with sacctmgr at run time
+#   (m) issue 35, under priority/prism: an admin-set priority (scontrol
+#       update priority=) shows site 0 and nice 0 in prism compare and
+#       explain --json, as in sprio, and compare says the administrator's
+#       priority decides; explain --json gives the time of the plugin's
+#       last pass (pass_time)
 # The cluster is always stopped (trap), even on failure or interrupt.
 # The temp dir is removed on success and kept (path printed) on failure, or
 # always kept when PRISM_KEEP_DIR is non-empty.
@@ -301,6 +306,28 @@ scontrol ping | grep -q 'UP' && alive=1
 check "(j) associations added and removed at run time" \
     $(( (added && removed && alive) ? 0 : 1 )) \
     "added=$added removed=$removed controller up=$alive"
+
+# (m) issue 35: an admin-set priority as sprio shows it (site 0, nice 0)
+# in prism compare and explain --json; the pass the terms come from.
+# scontrol update sets the priority at once: no wait.
+if [[ $PRIORITY_TYPE == priority/prism ]]; then
+    CLI=${PRISM_CLI:-$HERE/../../src/cli/prism}
+    scontrol update job="$JOB_OTHER" priority=5000
+    sprio_site=$(sprio -h -j "$JOB_OTHER" -o '%S %N' | head -n 1 | tr -s ' ' | sed 's/^ //')
+    cmp=$("$CLI" compare "$JOB_OTHER" "$JOB_LOW" 2>&1) || true
+    json=$("$CLI" explain --json "$JOB_OTHER" 2>&1) || true
+    echo "=== prism compare $JOB_OTHER $JOB_LOW"
+    echo "$cmp"
+    if [[ $sprio_site == "0 0" && $cmp != *2147483648* &&
+        $cmp == *"decided by: the priority an administrator set"* &&
+        $json != *2147483648* && $json =~ \"pass_time\":[0-9]+, ]]; then
+        check "(m) an admin-set priority: site 0 and nice 0 as in sprio; explain --json has pass_time" 0 \
+            "sprio site/nice '$sprio_site'"
+    else
+        check "(m) an admin-set priority: site 0 and nice 0 as in sprio; explain --json has pass_time" 1 \
+            "sprio site/nice '$sprio_site'; json ${json:0:300}"
+    fi
+fi
 
 FINISHED=1
 ((FAILED == 0))

@@ -19,14 +19,17 @@
 #   (f) pending jobs are ordered as the formulas predict
 #   (g) `prism explain` agrees with sprio (component by component)
 #   (h) a broken file on reconfigure is reported with file:line, the
-#       controller keeps running and the old policy stays in force
+#       controller keeps running and the old policy stays in force;
+#       prism explain then shows the policy in force (the copy the plugin
+#       keeps), with a note that the file differs (issue 35)
 #   (i) a fixed file on reconfigure is in force at the next pass
 #   (j) the Moab fair-share usage survives a slurmctld restart
 #   (k) with PrivateData=jobs a user sees only their own jobs in sprio, in
 #       `prism explain` and in `prism whatif` (which says so in a note)
 #   (l) with a broken file slurmctld refuses to start, naming file and line
-#   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE)
-#       and slurm.conf settings (policy=moab needs a candidate file)
+#   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE),
+#       slurm.conf settings (policy=moab needs a candidate file) and a
+#       Grid Engine file, of which nothing is a Moab parameter (issue 35)
 #   (n) prism whatif --all --policy-file on the file of (i), run just
 #       before the reconfigure, predicts the order sprio shows after it
 #       and the change at the last pass (daemon's job +1000, no other)
@@ -351,17 +354,36 @@ else
     check "(h) broken file on reconfigure: reported, old policy kept" 1 \
         "error='$errline' kept=$kept ASSOC=$(col "$J_DAEMON" 4)"
 fi
+hout=$("$CLI" explain 2>"$DIR/explain-h.err") && hrc=0 || hrc=$?
+herr=$(<"$DIR/explain-h.err")
+if ((hrc == 0)) && [[ $(head -n 1 <<<"$hout") == "Prism policy=moab from $POLICY (in force: the copy the plugin keeps in StateSaveLocation)." &&
+    $herr == "prism: note: $POLICY is not the file in force "* &&
+    $hout != *"the policy changed since"* && $hout == *"$J_DAEMON "* ]]; then
+    check "(h) prism explain after the refused reconfigure shows the policy in force" 0 "$herr"
+else
+    check "(h) prism explain after the refused reconfigure shows the policy in force" 1 \
+        "exit $hrc, stderr '$herr', stdout $(head -n 3 <<<"$hout")"
+fi
 
 # (m) prism whatif refuses a broken candidate (the file of (h)) and
 # settings without a candidate file: exit 1, one line saying why
 werr=$("$CLI" whatif --policy-file "$POLICY" 2>&1 >/dev/null) && wrc=0 || wrc=$?
 serr=$("$CLI" whatif PriorityWeightAge=1 2>&1 >/dev/null) && src=0 || src=$?
+GE_FILE=$TOP/slurm-conf-examples/gridengine.conf
+gout=$("$CLI" whatif --policy-file "$GE_FILE" 2>"$DIR/ge-whatif.err") && grc=0 || grc=$?
+gerr=$(<"$DIR/ge-whatif.err")
 if ((wrc == 1 && src == 1)) && [[ $(wc -l <<<"$werr") == 1 && $(wc -l <<<"$serr") == 1 ]] &&
     [[ $werr == "prism: whatif: $POLICY:18: "* && $serr == *"give a candidate with --policy-file"* ]]; then
     check "(m) prism whatif: broken candidate and settings refused (exit 1)" 0 "$werr"
 else
     check "(m) prism whatif: broken candidate and settings refused (exit 1)" 1 \
         "exit $wrc '$werr'; exit $src '$serr'"
+fi
+if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE was understood as a Moab policy: "*"is it a file of another policy? Nothing computed." ]]; then
+    check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 0 "$gerr"
+else
+    check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 1 \
+        "exit $grc, stdout '$gout', stderr '$gerr'"
 fi
 
 # (i) a fixed file is in force at the next pass; prism whatif on it just

@@ -28,10 +28,12 @@
 		}                                                          \
 	} while (0)
 
-/* An error text must be NUL-terminated within its buffer and not empty. */
+/* An error text must be NUL-terminated within its buffer, not empty and
+ * not cut (prism_error.h: the buffer is a bound on every message). */
 #define FUZZ_CHECK_ERR(e)                                                  \
 	FUZZ_CHECK(memchr((e).text, '\0', sizeof((e).text)) &&             \
-		   (e).text[0] != '\0', "error text not set")
+		   (e).text[0] != '\0' && !prism_error_cut(&(e)),          \
+		   "error text not set, or cut")
 
 /* An exact-size heap copy of data, so ASan sees any read past its end. */
 static inline char *fuzz_dup(const uint8_t *data, size_t size)

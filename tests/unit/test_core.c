@@ -52,6 +52,7 @@ int main(void)
 	srunner_add_suite(runner, json_suite());
 	srunner_add_suite(runner, compare_suite());
 	srunner_add_suite(runner, whatif_suite());
+	srunner_add_suite(runner, error_suite());
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
 	srunner_free(runner);

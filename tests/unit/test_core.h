@@ -39,5 +39,6 @@ extern Suite *mf_explain_suite(void);
 extern Suite *json_suite(void);
 extern Suite *compare_suite(void);
 extern Suite *whatif_suite(void);
+extern Suite *error_suite(void);
 
 #endif /* PRISM_TEST_CORE_H */

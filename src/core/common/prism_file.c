@@ -5,6 +5,7 @@
 \*****************************************************************************/
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,9 @@ static int _read_all(int fd, char *buf, size_t size, size_t *got)
 	return 0;
 }
 
-extern int prism_file_read(const char *path, char **out, size_t *len,
-			   prism_error_t *err)
+/* prism_file_read(), and prism_file_read_text() when 'empty_ok'. */
+static int _read(const char *path, bool empty_ok, char **out, size_t *len,
+		 prism_error_t *err)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -82,7 +84,7 @@ extern int prism_file_read(const char *path, char **out, size_t *len,
 		prism_error_set(err, "%s: changed while being read", path);
 		goto fail;
 	}
-	if (!got) {
+	if (!got && !empty_ok) {
 		prism_error_set(err, "%s: file is empty (a file of comments only gives the policy's defaults)",
 				path);
 		goto fail;
@@ -96,4 +98,16 @@ fail:
 	free(buf);
 	close(fd);
 	return -1;
+}
+
+extern int prism_file_read(const char *path, char **out, size_t *len,
+			   prism_error_t *err)
+{
+	return _read(path, false, out, len, err);
+}
+
+extern int prism_file_read_text(const char *path, char **out, size_t *len,
+				prism_error_t *err)
+{
+	return _read(path, true, out, len, err);
 }

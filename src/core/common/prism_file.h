@@ -38,4 +38,11 @@
 extern int prism_file_read(const char *path, char **out, size_t *len,
 			   prism_error_t *err);
 
+/*
+ * prism_file_read() that takes a zero-byte file too (*len 0): for a
+ * file that is converted rather than loaded (prism convert).
+ */
+extern int prism_file_read_text(const char *path, char **out, size_t *len,
+				prism_error_t *err);
+
 #endif /* PRISM_FILE_H */

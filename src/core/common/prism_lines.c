@@ -17,13 +17,13 @@
 
 extern int prism_lines_fail(const prism_lines_t *at, const char *fmt, ...)
 {
-	char what[160];
+	char prefix[PRISM_ERROR_PATH_MAX + 32];
 	va_list ap;
 
+	snprintf(prefix, sizeof(prefix), "%s:%u: ", at->file, at->line);
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	prism_error_vset(at->err, prefix, fmt, ap);
 	va_end(ap);
-	prism_error_set(at->err, "%s:%u: %s", at->file, at->line, what);
 	return -1;
 }
 
@@ -33,16 +33,33 @@ extern int prism_lines_oom(const prism_lines_t *at)
 	return -1;
 }
 
+/* "FILE:LINE: " and the text of 'fmt' in a new string, or NULL. */
+static char *_notice_text(const prism_lines_t *at, const char *fmt,
+			  va_list ap)
+{
+	va_list again;
+	int plen = snprintf(NULL, 0, "%s:%u: ", at->file, at->line), wlen;
+	char *text;
+
+	va_copy(again, ap);
+	wlen = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (plen < 0 || wlen < 0)
+		return NULL;
+	text = malloc((size_t) plen + (size_t) wlen + 1);
+	if (!text)
+		return NULL;
+	snprintf(text, (size_t) plen + 1, "%s:%u: ", at->file, at->line);
+	vsnprintf(text + plen, (size_t) wlen + 1, fmt, ap);
+	return text;
+}
+
 extern int prism_lines_notice(const prism_lines_t *at, const char *fmt, ...)
 {
 	prism_lines_notices_t *l = at->notices;
-	char what[200], text[400];
+	char *text;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(text, sizeof(text), "%s:%u: %s", at->file, at->line, what);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
 		char **v = realloc(l->v, cap * sizeof(*v));
@@ -52,10 +69,12 @@ extern int prism_lines_notice(const prism_lines_t *at, const char *fmt, ...)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n] = prism_names_dup(text);
-	if (!l->v[l->n])
+	va_start(ap, fmt);
+	text = _notice_text(at, fmt, ap);
+	va_end(ap);
+	if (!text)
 		return prism_lines_oom(at);
-	l->n++;
+	l->v[l->n++] = text;
 	return 0;
 }
 
@@ -201,18 +220,18 @@ extern int prism_lines_brackets(const prism_lines_t *at, char *tok,
 	if (!open && !close)
 		return 0;
 	if (!open)
-		return prism_lines_fail(at, "'%.60s': ']' without '['", tok);
+		return prism_lines_fail(at, "'%s': ']' without '['", tok);
 	if (!close)
-		return prism_lines_fail(at, "'%.60s': missing ']'", tok);
+		return prism_lines_fail(at, "'%s': missing ']'", tok);
 	if (close != tok + n - 1)
-		return prism_lines_fail(at, "'%.60s': text after ']'", tok);
+		return prism_lines_fail(at, "'%s': text after ']'", tok);
 	if (strchr(open + 1, '[') || close < open)
-		return prism_lines_fail(at, "'%.60s': bad brackets", tok);
+		return prism_lines_fail(at, "'%s': bad brackets", tok);
 	if (close == open + 1)
-		return prism_lines_fail(at, "'%.60s': empty name in brackets",
+		return prism_lines_fail(at, "'%s': empty name in brackets",
 					tok);
 	if (open == tok)
-		return prism_lines_fail(at, "'%.60s': missing name before '['",
+		return prism_lines_fail(at, "'%s': missing name before '['",
 					tok);
 	*open = '\0';
 	*close = '\0';
@@ -236,7 +255,7 @@ extern int prism_lines_head(const prism_lines_t *at, char *line,
 	if (prism_lines_brackets(at, *name, id))
 		return -1;
 	if (!prism_lines_is_name(*name, first, more))
-		return prism_lines_fail(at, "'%.40s' is not a parameter name",
+		return prism_lines_fail(at, "'%s' is not a parameter name",
 					*name);
 	return 0;
 }

@@ -21,15 +21,17 @@
  *
  * A parser keeps a prism_lines_t for where it is and hands it to every
  * function here that can fail. Failures set at->err to "FILE:LINE: what
- * is wrong" (the part after "FILE:LINE: " cut at 159 bytes) and return
- * -1, so a parser can return what they return; "FILE: out of memory"
- * names no line. Notices ("FILE:LINE: what", the part after "FILE:LINE:
- * " cut at 199 bytes) are kept in the list at->notices points to, which
- * the policy being built owns.
+ * is wrong" and return -1, so a parser can return what they return;
+ * "FILE: out of memory" names no line. Notices ("FILE:LINE: what", of any
+ * length) are kept in the list at->notices points to, which the policy
+ * being built owns. Neither is cut: a message quotes pieces of one line
+ * (at most PRISM_LINES_MAX bytes), which prism_error_t has room for.
  */
 
 /* Longest line accepted, in bytes, without its newline. */
 #define PRISM_LINES_MAX 1024
+_Static_assert(PRISM_LINES_MAX <= PRISM_ERROR_LINE_MAX,
+	       "an error has room for two pieces of a line");
 
 /* Notices of a parse, in the order they were made. */
 typedef struct {

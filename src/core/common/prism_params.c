@@ -47,7 +47,7 @@ static int _item(const char *item, size_t len, prism_params_t *p,
 
 	if (!eq) {
 		prism_error_set(err, "PriorityParameters: '%.*s' is not KEY=VALUE",
-				(int) (len > 40 ? 40 : len), item);
+				(int) len, item);
 		return -1;
 	}
 	klen = eq - item;
@@ -64,7 +64,7 @@ static int _item(const char *item, size_t len, prism_params_t *p,
 		*seen |= 1;
 		if (_policy(value, vlen, &p->policy)) {
 			prism_error_set(err, "PriorityParameters: unknown policy '%.*s' (multifactor, moab or gridengine)",
-					(int) (vlen > 40 ? 40 : vlen), value);
+					(int) vlen, value);
 			return -1;
 		}
 		return 0;
@@ -75,7 +75,7 @@ static int _item(const char *item, size_t len, prism_params_t *p,
 		*seen |= 2;
 		if (value[0] != '/') {
 			prism_error_set(err, "PriorityParameters: config=%.*s is not an absolute path",
-					(int) (vlen > 60 ? 60 : vlen), value);
+					(int) vlen, value);
 			return -1;
 		}
 		memcpy(p->config, value, vlen);
@@ -83,7 +83,7 @@ static int _item(const char *item, size_t len, prism_params_t *p,
 		return 0;
 	}
 	prism_error_set(err, "PriorityParameters: unknown key '%.*s' (policy, config)",
-			(int) (klen > 40 ? 40 : klen), item);
+			(int) klen, item);
 	return -1;
 twice:
 	prism_error_set(err, "PriorityParameters: %.*s given twice", (int) klen,

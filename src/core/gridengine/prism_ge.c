@@ -271,7 +271,7 @@ static int _check_job(const prism_ge_policy_t *pol, const prism_ge_job_t *job,
 
 		if (a >= 0.0 && a <= PRISM_GE_AMOUNT_MAX)
 			continue;
-		prism_error_set(err, "job %u: %.40s amount %g not in 0..1e18",
+		prism_error_set(err, "job %u: %s amount %g not in 0..1e18",
 				(unsigned) job->job_id,
 				prism_ge_get(pol, PRISM_GE_RESOURCE, r)->name,
 				a);

@@ -203,12 +203,12 @@ static int _real(_ctx_t *c, const char *what, const char *s, double max,
 	double v;
 
 	if (!_is_decimal(s, &integer))
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+		return prism_lines_fail(&c->at, "%s: '%s' is not a number",
 					what, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v < 0.0 || v > max)
 		return prism_lines_fail(&c->at,
-					"%s: '%.40s' is out of range (0..%g)",
+					"%s: '%s' is out of range (0..%g)",
 					what, s, max);
 	*out = v + 0.0;		/* no -0 */
 	return 0;
@@ -222,15 +222,15 @@ static int _uint(_ctx_t *c, const char *what, const char *s, double max,
 	double v;
 
 	if (!_is_decimal(s, &integer))
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+		return prism_lines_fail(&c->at, "%s: '%s' is not a number",
 					what, s);
 	if (!integer)
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not an integer",
+		return prism_lines_fail(&c->at, "%s: '%s' is not an integer",
 					what, s);
 	v = strtod(s, NULL);
 	if (!isfinite(v) || v < 0.0 || v > max)
 		return prism_lines_fail(&c->at,
-					"%s: '%.40s' is out of range (0..%.0f)",
+					"%s: '%s' is out of range (0..%.0f)",
 					what, s, max);
 	*out = (uint32_t) v;
 	return 0;
@@ -251,7 +251,7 @@ static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
 			return 0;
 		}
 	}
-	return prism_lines_fail(&c->at, "%s: '%.40s' is not TRUE or FALSE",
+	return prism_lines_fail(&c->at, "%s: '%s' is not TRUE or FALSE",
 				what, s);
 }
 
@@ -284,7 +284,7 @@ static int _hier(_ctx_t *c, const char *what, const char *s, char out[4])
 bad:
 	return prism_lines_fail(
 		&c->at,
-		"%s: '%.40s' is not NONE or O, F and S at most once each", what,
+		"%s: '%s' is not NONE or O, F and S at most once each", what,
 		s);
 }
 
@@ -338,7 +338,7 @@ static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
 	}
 	if (e->line[field] && !same)
 		return prism_lines_fail(&c->at,
-					"%s: '%.40s' conflicts with line %u",
+					"%s: '%s' conflicts with line %u",
 					label, val, e->line[field]);
 	e->line[field] = c->at.line;
 	if (field == _F_URGENCY)
@@ -354,12 +354,12 @@ static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
 static int _entry_line(_ctx_t *c, size_t k, const char *name, const char *id,
 		       char **cur)
 {
-	char label[160];
+	char label[PRISM_LINES_MAX + 64];
 	char *val;
 
 	if (!id)
 		return prism_lines_fail(&c->at, "%s: missing '[name]'", name);
-	snprintf(label, sizeof(label), "%s[%.100s]", name, id);
+	snprintf(label, sizeof(label), "%s[%s]", name, id);
 	val = prism_lines_tok(cur);
 	if (!val)
 		return prism_lines_fail(&c->at, "%s: missing value", label);
@@ -407,7 +407,7 @@ static int _set_key(_ctx_t *c, size_t k, const char *name, const char *val)
 	}
 	if (c->key_line[k] && !same)
 		return prism_lines_fail(&c->at,
-					"%s: '%.40s' conflicts with line %u",
+					"%s: '%s' conflicts with line %u",
 					name, val, c->key_line[k]);
 	c->key_line[k] = c->at.line;
 	switch (_keys[k].type) {
@@ -495,7 +495,7 @@ static int _unknown_key(_ctx_t *c, const char *name)
 	if (!strncasecmp(name, "weight_", 7))
 		return prism_lines_fail(
 			&c->at,
-			"'%.40s': unknown priority weight (did you mean %s?)",
+			"'%s': unknown priority weight (did you mean %s?)",
 			name, _nearest(name));
 	return prism_lines_notice(
 		&c->at, "%s: not a parameter Prism knows (not about priority?), ignored",
@@ -517,7 +517,7 @@ static int _line(void *arg, char *line)
 			return _entry_line(c, k, name, id, &cur);
 	}
 	if (id)
-		return prism_lines_fail(&c->at, "%s: unexpected '[%.40s]'",
+		return prism_lines_fail(&c->at, "%s: unexpected '[%s]'",
 					name, id);
 	if (!strcasecmp(name, "urgency_slots")) {
 		val = prism_lines_tok(&cur);

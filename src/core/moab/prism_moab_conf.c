@@ -45,6 +45,7 @@ struct prism_moab_policy {
 	prism_names_t tab[PRISM_MOAB_CRED_CNT]; /* of prism_moab_cred_t */
 	_bits_t attr, gres;
 	prism_lines_notices_t notices;
+	unsigned kept;		/* priority parameters and attributes read */
 };
 
 /* What a parse is doing now: for messages. */
@@ -195,14 +196,14 @@ static int _int(_ctx_t *c, const char *what, const char *s, int64_t min,
 		d = strtod(s, &end);
 		if (end != s && !*end && !errno && isfinite(d))
 			return prism_lines_fail(&c->at,
-						"%s: '%.40s' is not an integer",
+						"%s: '%s' is not an integer",
 						what, s);
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+		return prism_lines_fail(&c->at, "%s: '%s' is not a number",
 					what, s);
 	}
 	if (errno == ERANGE || v < min || v > max)
 		return prism_lines_fail(
-			&c->at, "%s: '%.40s' is out of range (%lld..%lld)",
+			&c->at, "%s: '%s' is out of range (%lld..%lld)",
 			what, s, (long long) min, (long long) max);
 	*out = v;
 	return 0;
@@ -217,11 +218,11 @@ static int _real(_ctx_t *c, const char *what, const char *s, double min,
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end || !isfinite(v))
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+		return prism_lines_fail(&c->at, "%s: '%s' is not a number",
 					what, s);
 	if (errno == ERANGE || v < min || v > max)
 		return prism_lines_fail(&c->at,
-					"%s: '%.40s' is out of range (%g..%g)",
+					"%s: '%s' is out of range (%g..%g)",
 					what, s, min, max);
 	*out = v;
 	return 0;
@@ -259,7 +260,7 @@ static int _time(_ctx_t *c, const char *what, const char *s, int64_t *out)
 	return 0;
 bad:
 	return prism_lines_fail(&c->at,
-				"%s: '%.40s' is not a time ([[[DD:]HH:]MM:]SS)",
+				"%s: '%s' is not a time ([[[DD:]HH:]MM:]SS)",
 				what, s);
 }
 
@@ -278,7 +279,7 @@ static int _bool(_ctx_t *c, const char *what, const char *s, bool *out)
 			return 0;
 		}
 	}
-	return prism_lines_fail(&c->at, "%s: '%.40s' is not TRUE or FALSE",
+	return prism_lines_fail(&c->at, "%s: '%s' is not TRUE or FALSE",
 				what, s);
 }
 
@@ -382,13 +383,13 @@ static int _fspolicy_pct(_ctx_t *c, const char *name, const char *val)
 
 	if (n < 2 || n >= sizeof(base) || val[n - 1] != '%')
 		return prism_lines_fail(&c->at,
-					"%s: unknown policy '%.40s'", name,
+					"%s: unknown policy '%s'", name,
 					val);
 	memcpy(base, val, n - 1);
 	base[n - 1] = '\0';
 	if (_fspolicy(c, name, base))
 		return prism_lines_fail(&c->at,
-					"%s: unknown policy '%.40s'", name,
+					"%s: unknown policy '%s'", name,
 					val);
 	return prism_lines_notice(&c->at,
 				  "%s: %s read as %s (the '%%' form is not modelled)",
@@ -446,7 +447,7 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 			return -1;
 		if (v <= 0)
 			return prism_lines_fail(
-				&c->at, "%s: '%.40s' must be longer than 0",
+				&c->at, "%s: '%s' must be longer than 0",
 				name, val);
 		p->fs_interval = v;
 		return 0;
@@ -460,7 +461,7 @@ static int _set_param(_ctx_t *c, _param_t kind, int idx, const char *name,
 			return -1;
 		if (p->fs_decay <= 0.0)
 			return prism_lines_fail(&c->at,
-						"%s: '%.40s' must be above 0",
+						"%s: '%s' must be above 0",
 						name, val);
 		return 0;
 	case _P_FSPOLICY:
@@ -524,7 +525,7 @@ static int _fstarget(_ctx_t *c, prism_moab_cred_kind_t kind,
 	double v;
 
 	if (n >= sizeof(num))
-		return prism_lines_fail(&c->at, "%s: '%.40s' is not a number",
+		return prism_lines_fail(&c->at, "%s: '%s' is not a number",
 					what, val);
 	memcpy(num, val, n + 1);
 	if (n > 1 && num[n - 1] == '+')
@@ -606,9 +607,9 @@ static int _cfg_attr(_ctx_t *c, prism_moab_cred_kind_t kind,
 		     const char *label, prism_moab_cred_t *e, const char *key,
 		     const char *val)
 {
-	char what[160];
+	char what[2 * PRISM_LINES_MAX + 128];
 
-	snprintf(what, sizeof(what), "%.100s %.40s", label, key);
+	snprintf(what, sizeof(what), "%s %s", label, key);
 	if (!_prio_attr(key))
 		return _cfg_other(c, what, key);
 	if (!*val)
@@ -639,19 +640,19 @@ static int _cfg_tok(_ctx_t *c, prism_moab_cred_kind_t kind,
 		    const char *label, prism_moab_cred_t *e, char *tok)
 {
 	char *eq = strchr(tok, '=');
-	char what[160];
+	char what[2 * PRISM_LINES_MAX + 128];
 
 	if (!eq || eq == tok) {
 		if (_prio_attr(tok))
 			return prism_lines_fail(&c->at,
-						"%s: '%.40s' is not KEY=VALUE",
+						"%s: '%s' is not KEY=VALUE",
 						label, tok);
-		snprintf(what, sizeof(what), "%.100s %.40s", label, tok);
+		snprintf(what, sizeof(what), "%s %s", label, tok);
 		return _ignore(c, "%s: not KEY=VALUE, ignored", what);
 	}
 	*eq = '\0';
 	if (strchr(tok, '[') || strchr("+-", eq[-1])) {
-		snprintf(what, sizeof(what), "%.100s %.40s", label, tok);
+		snprintf(what, sizeof(what), "%s %s", label, tok);
 		return _ignore(c, "%s: not a priority attribute, ignored",
 			       what);
 	}
@@ -661,12 +662,12 @@ static int _cfg_tok(_ctx_t *c, prism_moab_cred_kind_t kind,
 static int _cfg_line(_ctx_t *c, prism_moab_cred_kind_t kind,
 		     const char *id, char **cur)
 {
-	char label[160];
+	char label[PRISM_LINES_MAX + 64];
 	prism_moab_cred_t *e;
 	char *tok;
 	bool any = false;
 
-	snprintf(label, sizeof(label), "%s[%.60s]", _cfg_names[kind], id);
+	snprintf(label, sizeof(label), "%s[%s]", _cfg_names[kind], id);
 	e = _cred_add(c->pol, kind, id);
 	if (!e)
 		return prism_lines_oom(&c->at);
@@ -705,20 +706,20 @@ static int _bits_set(_ctx_t *c, _bits_t *b, const char *kind,
 static int _jobprio_entry(_ctx_t *c, char *tok)
 {
 	char *eq = strchr(tok, '='), *id;
-	char what[160];
+	char what[2 * PRISM_LINES_MAX + 128];
 	int64_t prio;
 
 	if (!eq || eq == tok)
 		return prism_lines_fail(
-			&c->at, "JOBPRIOF: '%.40s' is not KIND[name]=VALUE",
+			&c->at, "JOBPRIOF: '%s' is not KIND[name]=VALUE",
 			tok);
 	*eq = '\0';
 	if (prism_lines_brackets(&c->at, tok, &id))
 		return -1;
 	if (!id)
 		return prism_lines_fail(
-			&c->at, "JOBPRIOF: '%.40s' is missing '[name]'", tok);
-	snprintf(what, sizeof(what), "JOBPRIOF %.20s[%.60s]", tok, id);
+			&c->at, "JOBPRIOF: '%s' is missing '[name]'", tok);
+	snprintf(what, sizeof(what), "JOBPRIOF %s[%s]", tok, id);
 	if (!eq[1])
 		return prism_lines_fail(&c->at, "%s: missing value", what);
 	if (_int(c, what, eq + 1, -_WEIGHT_MAX, _WEIGHT_MAX, &prio))
@@ -736,7 +737,7 @@ static int _jobprio_entry(_ctx_t *c, char *tok)
 		return _bits_set(c, &c->pol->attr, "ATTR", id, prio);
 	if (!strcasecmp(tok, "GRES"))
 		return _bits_set(c, &c->pol->gres, "GRES", id, prio);
-	return prism_lines_fail(&c->at, "JOBPRIOF: unknown kind '%.40s'", tok);
+	return prism_lines_fail(&c->at, "JOBPRIOF: unknown kind '%s'", tok);
 }
 
 static int _jobprio_line(_ctx_t *c, char **cur)
@@ -819,6 +820,10 @@ static int _misspelt_fail(_ctx_t *c, const char *name)
 	char best[64] = "";
 
 	_nearest(name, best, sizeof(best));
+	if (!best[0]) /* too long to be near any */
+		return prism_lines_fail(&c->at,
+					"%s: unknown priority weight or cap",
+					name);
 	return prism_lines_fail(
 		&c->at,
 		"%s: unknown priority weight or cap (did you mean %s?)", name,
@@ -876,7 +881,7 @@ static int _other_param(_ctx_t *c, const char *name, const char *id,
 	if (!id && _misspelt(name))
 		return _misspelt_fail(c, name);
 	if (id)
-		return _ignore(c, "%s[%.60s]: not a priority parameter, ignored",
+		return _ignore(c, "%s[%s]: not a priority parameter, ignored",
 			       name, id);
 	if (!val)
 		return _ignore(c, "%s: no value, not a priority parameter, ignored",
@@ -926,12 +931,12 @@ static int _line(void *arg, char *line)
 	now = _old_name(name);
 	kind = _param_find(now ? now : name, &idx);
 	if (kind != _P_NONE && id)
-		return prism_lines_fail(&c->at, "%s: unexpected '[%.40s]'",
+		return prism_lines_fail(&c->at, "%s: unexpected '[%s]'",
 					name, id);
 	if (!strcasecmp(name, "JOBPRIOF")) {
 		if (id)
 			return prism_lines_fail(
-				&c->at, "%s: unexpected '[%.40s]'", name, id);
+				&c->at, "%s: unexpected '[%s]'", name, id);
 		return _kept(c, _jobprio_line(c, &cur));
 	}
 	if (kind == _P_NONE)
@@ -1000,8 +1005,14 @@ extern int prism_moab_conf_parse(const char *text, size_t len,
 		prism_moab_policy_free(c.pol);
 		return -1;
 	}
+	c.pol->kept = c.kept;
 	*out = c.pol;
 	return 0;
+}
+
+extern unsigned prism_moab_policy_kept(const prism_moab_policy_t *pol)
+{
+	return pol ? pol->kept : 0;
 }
 
 /*

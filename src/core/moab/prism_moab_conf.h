@@ -249,6 +249,13 @@ extern prism_moab_policy_t *prism_moab_policy_default(void);
 /* Free 'pol' and everything it owns; NULL is ignored. */
 extern void prism_moab_policy_free(prism_moab_policy_t *pol);
 
+/*
+ * How many priority parameters and attributes the parse of 'pol' read
+ * (0 for NULL and for the default policy): 0 with notices means nothing
+ * in the file was understood, as for a file of another policy.
+ */
+extern unsigned prism_moab_policy_kept(const prism_moab_policy_t *pol);
+
 /* The scalar parameters of 'pol'; owned by 'pol'. Never NULL. */
 extern const prism_moab_params_t *
 prism_moab_policy_params(const prism_moab_policy_t *pol);

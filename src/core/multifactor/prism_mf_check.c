@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prism_lines.h"
 #include "prism_mf_check.h"
 
 #define PRIO_MAX 4294967295.0	/* Slurm's 32-bit priority */
@@ -41,24 +43,64 @@ static void _add(prism_mf_findings_t *out, prism_mf_rule_t rule,
 		 const char *key, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Append a finding to 'out' (counted in out->lost when full). */
+/* A new string of printf's text of 'fmt' and 'ap', or NULL. */
+static char *_vdup(const char *fmt, va_list ap)
+{
+	va_list again;
+	int len;
+	char *text;
+
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (len < 0)
+		return NULL;
+	text = malloc((size_t) len + 1);
+	if (text)
+		vsnprintf(text, (size_t) len + 1, fmt, ap);
+	return text;
+}
+
+/* Append a finding to 'out' (counted in out->lost when full or out of
+ * memory). */
 static void _add(prism_mf_findings_t *out, prism_mf_rule_t rule,
 		 const char *key, const char *value, const char *fmt, ...)
 {
 	prism_mf_finding_t *f;
 	va_list ap;
+	char *v, *t;
 
 	if (out->cnt >= PRISM_MF_FINDINGS_MAX) {
 		out->lost++;
 		return;
 	}
+	v = strdup(value ? value : "");
+	va_start(ap, fmt);
+	t = _vdup(fmt, ap);
+	va_end(ap);
+	if (!v || !t) {
+		free(v);
+		free(t);
+		out->lost++;
+		return;
+	}
 	f = &out->item[out->cnt++];
 	f->rule = rule;
+	f->error = rule == PRISM_MF_TRES;
 	f->key = key;
-	snprintf(f->value, sizeof(f->value), "%s", value ? value : "");
-	va_start(ap, fmt);
-	vsnprintf(f->text, sizeof(f->text), fmt, ap);
-	va_end(ap);
+	f->value = v;
+	f->text = t;
+}
+
+extern void prism_mf_findings_free(prism_mf_findings_t *out)
+{
+	if (!out)
+		return;
+	for (size_t i = 0; i < out->cnt; i++) {
+		free(out->item[i].value);
+		free(out->item[i].text);
+	}
+	memset(out, 0, sizeof(*out));
 }
 
 extern void prism_mf_time_str(uint32_t secs, char *buf, size_t size)
@@ -195,8 +237,39 @@ static void _tres_item(const prism_mf_settings_t *s, char *item,
 	*eq = '=';
 	if (!_tres_known(s->tres_names, w->name))
 		_add(out, PRISM_MF_TRES, "PriorityWeightTRES", item,
-		     "%s is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: %s): slurmctld stops on it",
-		     w->name, s->tres_names ? s->tres_names : "none");
+		     "%.*s is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: %s): slurmctld stops on it",
+		     (int) (eq - item), item,
+		     s->tres_names ? s->tres_names : "none");
+}
+
+/* What a walk over a comma list's items works on. */
+typedef struct {
+	const prism_mf_settings_t *s;
+	_weights_t *ws;
+	prism_mf_findings_t *out;
+} _walk_t;
+
+/* Call fn(item, w) for each item of the comma list 'list' (NULL: none);
+ * an item may be changed in place. */
+static void _each_item(const char *list, void (*fn)(char *, _walk_t *),
+		       _walk_t *w)
+{
+	char *copy, *item, *save = NULL;
+
+	if (!list || !*list)
+		return;
+	copy = strdup(list);
+	if (!copy)
+		return;
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save))
+		fn(item, w);
+	free(copy);
+}
+
+static void _tres_walk(char *item, _walk_t *w)
+{
+	_tres_item(w->s, item, w->ws, w->out);
 }
 
 /* The six weights and the PriorityWeightTRES items into 'ws'. */
@@ -211,19 +284,11 @@ static void _weights(const prism_mf_settings_t *s, _weights_t *ws,
 		{ "PriorityWeightQOS", "", s->weight_qos },
 		{ "PriorityWeightAssoc", "", s->weight_assoc },
 	};
-	char *copy, *item, *save = NULL;
+	_walk_t w = { s, ws, out };
 
 	memcpy(ws->w, six, sizeof(six));
 	ws->cnt = 6;
-	if (!s->weight_tres || !*s->weight_tres)
-		return;
-	copy = strdup(s->weight_tres);
-	if (!copy)
-		return;
-	for (item = strtok_r(copy, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save))
-		_tres_item(s, item, ws, out);
-	free(copy);
+	_each_item(s->weight_tres, _tres_walk, &w);
 }
 
 /* "KEY" of a six weight, or "NAME" of a TRES weight, with its value. */
@@ -233,6 +298,52 @@ static void _weight_value(const _weight_t *w, char *buf, size_t size)
 		snprintf(buf, size, "%s=%g", w->name, w->w);
 	else
 		snprintf(buf, size, "%.0f", w->w);
+}
+
+/* The flags PriorityFlags takes (Slurm 22.05 to 26.05 read_config.c). */
+static const char *const _flag_names[] = {
+	"ACCRUE_ALWAYS",   "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
+	"DEPTH_OBLIVIOUS", "NO_FAIR_TREE",	     "INCR_ONLY",
+	"MAX_TRES",	   "MAX_TRES_GRES",	     "NO_NORMAL_ALL",
+	"NO_NORMAL_ASSOC", "NO_NORMAL_PART",	     "NO_NORMAL_QOS",
+	"NO_NORMAL_TRES",  "FAIR_TREE",
+};
+
+/* FLAGS: one item of PriorityFlags, when it names no flag. */
+static void _flag_walk(char *item, _walk_t *w)
+{
+	size_t n = sizeof(_flag_names) / sizeof(_flag_names[0]);
+	const char *best = NULL;
+	unsigned best_d = UINT_MAX;
+	size_t i;
+
+	for (i = 0; i < n && strcasecmp(item, _flag_names[i]); i++) {
+		unsigned d = prism_lines_distance(item, _flag_names[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = _flag_names[i];
+		}
+	}
+	if (i < n)
+		return;
+	if (best && best_d <= 3)
+		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
+		     "'%s' is not a flag (did you mean %s?): Slurm ignores it without a word",
+		     item, best);
+	else
+		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
+		     "'%s' is not a flag: Slurm ignores it without a word",
+		     item);
+}
+
+/* FLAGS: each item of PriorityFlags that names no flag. */
+static void _check_flags(const prism_mf_settings_t *s,
+			 prism_mf_findings_t *out)
+{
+	_walk_t w = { s, NULL, out };
+
+	_each_item(s->flags_text, _flag_walk, &w);
 }
 
 /* SUM, ALLZERO: the weights as a whole. */
@@ -298,7 +409,7 @@ static bool _reset_none(const prism_mf_settings_t *s)
 static void _check_zero(const prism_mf_settings_t *s,
 			prism_mf_findings_t *out)
 {
-	char v[96], f[160];
+	char v[96], f[PRISM_MF_FLAGS_STR_MAX];
 	uint32_t nn = s->flags & NO_NORMAL_ALL;
 
 	prism_mf_flags_str(s->flags, f, sizeof(f));
@@ -376,6 +487,7 @@ extern int prism_mf_check(const prism_mf_settings_t *s,
 	}
 	memset(out, 0, sizeof(*out));
 	_weights(s, &ws, out);
+	_check_flags(s, out);
 	_check_sum(&ws, out);
 	_check_zero(s, out);
 	_check_times(s, out);

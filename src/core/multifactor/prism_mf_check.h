@@ -54,6 +54,11 @@
  *           that is not in 'tres_names' (AccountingStorageTRES as Slurm
  *           read it, its always-on TRES included): slurmctld stops on
  *           it. An item that is not NAME=NUMBER[KMGTP] is reported too.
+ *           These findings are errors (finding.error): slurmctld refuses
+ *           the file, so a check must not pass it.
+ *  FLAGS    a PriorityFlags item (comma list, case ignored) that names no
+ *           flag: Slurm ignores it without a word, so a misspelt flag is
+ *           simply not in force.
  */
 
 /* PriorityFlags, as Slurm reads them (the caller maps Slurm's bits). */
@@ -89,6 +94,8 @@ typedef struct {
 					 * NOW, DAILY, ...; NULL: NONE */
 	bool favor_small;		/* PriorityFavorSmall=YES */
 	const char *tres_names;		/* the cluster's TRES, comma list */
+	const char *flags_text;		/* PriorityFlags as written, NULL:
+					 * not known (FLAGS not checked) */
 } prism_mf_settings_t;
 
 typedef enum {
@@ -100,14 +107,16 @@ typedef enum {
 	PRISM_MF_TINY,
 	PRISM_MF_APART,
 	PRISM_MF_TRES,
+	PRISM_MF_FLAGS,
 } prism_mf_rule_t;
 
 /* One warning: "KEY=VALUE: text", or only the text when key is NULL. */
 typedef struct {
 	prism_mf_rule_t rule;
+	bool error;			/* slurmctld refuses the file */
 	const char *key;		/* static; NULL: no single key */
-	char value[96];
-	char text[256];
+	char *value;			/* as Slurm read it */
+	char *text;			/* what is wrong */
 } prism_mf_finding_t;
 
 typedef struct {
@@ -117,12 +126,17 @@ typedef struct {
 } prism_mf_findings_t;
 
 /*
- * Check 's' into 'out' (cleared first): findings about PriorityWeightTRES
- * items first, then SUM/ALLZERO, ZERO, MAXAGE, DECAY, TINY/APART.
- * Returns 0, or -1 with err set when 's' or 'out' is NULL.
+ * Check 's' into 'out' (cleared first; the caller frees it with
+ * prism_mf_findings_free()): findings about PriorityWeightTRES items
+ * first, then FLAGS, SUM/ALLZERO, ZERO, MAXAGE, DECAY, TINY/APART. A finding that
+ * does not fit or cannot be allocated is counted in out->lost. Returns 0,
+ * or -1 with err set when 's' or 'out' is NULL.
  */
 extern int prism_mf_check(const prism_mf_settings_t *s,
 			  prism_mf_findings_t *out, prism_error_t *err);
+
+/* Free the strings of 'out' and clear it; NULL is ignored. */
+extern void prism_mf_findings_free(prism_mf_findings_t *out);
 
 /*
  * 'secs' as Slurm writes a time ("7-00:00:00", "00:05:00") into 'buf' of
@@ -133,8 +147,10 @@ extern void prism_mf_time_str(uint32_t secs, char *buf, size_t size);
 /*
  * The names of the flags set in 'flags' as PriorityFlags spells them
  * ("NO_FAIR_TREE,ACCRUE_ALWAYS"; "FAIR_TREE" when nothing else: the
- * default) into 'buf' of 'size'. Never fails (truncates).
+ * default) into 'buf' of 'size'. Never fails (truncates; every flag set
+ * fits in PRISM_MF_FLAGS_STR_MAX, as a unit test checks).
  */
+#define PRISM_MF_FLAGS_STR_MAX 256
 extern void prism_mf_flags_str(uint32_t flags, char *buf, size_t size);
 
 #endif /* PRISM_MF_CHECK_H */

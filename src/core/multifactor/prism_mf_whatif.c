@@ -135,6 +135,11 @@ extern int prism_mf_change_read(const char *s, long (*time_mins)(const char *),
 	char key[64];
 	long mins;
 
+	if (strlen(s) > PRISM_ERROR_LINE_MAX) {
+		prism_error_set(err, "a setting of %zu bytes: longer than %d, the longest Prism reads",
+				strlen(s), PRISM_ERROR_LINE_MAX);
+		return -1;
+	}
 	if (!eq || eq == s || (size_t) (eq - s) >= sizeof(key)) {
 		prism_error_set(err, "'%s' is not SETTING=VALUE", s);
 		return -1;

@@ -390,7 +390,27 @@ START_TEST(test_ignored)
 	ck_assert_int_eq(prism_moab_cred_get(pol, PRISM_MOAB_USER, 0)->prio,
 			 5);
 	ck_assert_int_eq(prism_moab_policy_params(pol)->comp_weight[1], 10);
+	ck_assert_uint_eq(prism_moab_policy_kept(pol), 2);
 	prism_moab_policy_free(pol);
+}
+END_TEST
+
+/* A file of another policy (Grid Engine's sched_conf) parses with every
+ * line ignored: nothing read, which whatif refuses (issue 35). */
+START_TEST(test_nothing_kept)
+{
+	prism_moab_policy_t *pol = _parse("algorithm default\n"
+					  "weight_ticket 0.01\n"
+					  "weight_urgency 0.1\n");
+
+	ck_assert_uint_eq(prism_moab_policy_kept(pol), 0);
+	ck_assert_uint_eq(prism_moab_policy_notice_count(pol), 3);
+	prism_moab_policy_free(pol);
+	pol = _parse("# comments only\n");
+	ck_assert_uint_eq(prism_moab_policy_kept(pol), 0);
+	ck_assert_uint_eq(prism_moab_policy_notice_count(pol), 0);
+	prism_moab_policy_free(pol);
+	ck_assert_uint_eq(prism_moab_policy_kept(NULL), 0);
 }
 END_TEST
 
@@ -844,6 +864,7 @@ extern Suite *moab_conf_suite(void)
 	tcase_add_test(tc, test_cred_scale);
 	tcase_add_test(tc, test_jobprio);
 	tcase_add_test(tc, test_ignored);
+	tcase_add_test(tc, test_nothing_kept);
 	tcase_add_loop_test(tc, test_compat, 0, N(compat));
 	tcase_add_loop_test(tc, test_bad, 0, N(bad));
 	tcase_add_test(tc, test_overlong);

@@ -24,7 +24,7 @@
 #define S(age, fs, js, part, qos, assoc, tres, flags, maxage, calc, hl,     \
 	  reset, favor)                                                    \
 	{ age, fs, js, part, qos, assoc, tres, flags, maxage, calc, hl, reset, \
-	  favor, NAMES }
+	  favor, NAMES, NULL }
 /* A clean configuration with one setting changed. */
 #define CLEAN S(1000, 10000, 1000, 1000, 1000, 0, NULL, FT, WEEK, 300, WEEK, \
 		NULL, false)
@@ -191,8 +191,10 @@ START_TEST(test_rules)
 		      "%s: %zu findings, not %zu (first: %s)", rows[_i].what,
 		      out.cnt, rows[_i].want_cnt,
 		      out.cnt ? out.item[0].text : "none");
-	if (rows[_i].want_rule < 0)
+	if (rows[_i].want_rule < 0) {
+		prism_mf_findings_free(&out);
 		return;
+	}
 	ck_assert_msg((int) out.item[0].rule == rows[_i].want_rule,
 		      "%s: rule %d", rows[_i].what, (int) out.item[0].rule);
 	if (!rows[_i].want_key)
@@ -204,6 +206,7 @@ START_TEST(test_rules)
 					      rows[_i].want_key),
 			      "%s: key %s", rows[_i].what,
 			      out.item[0].key ? out.item[0].key : "NULL");
+	prism_mf_findings_free(&out);
 }
 END_TEST
 
@@ -217,6 +220,8 @@ START_TEST(test_text)
 
 	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
 	ck_assert_uint_eq(out.cnt, 2);
+	ck_assert(out.item[0].error);	/* slurmctld stops on it */
+	ck_assert(!out.item[1].error);
 	ck_assert_str_eq(out.item[0].value, "gres/gpu=5");
 	ck_assert_str_eq(out.item[0].text,
 			 "gres/gpu is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: " NAMES "): slurmctld stops on it");
@@ -224,6 +229,9 @@ START_TEST(test_text)
 	ck_assert_str_eq(out.item[1].value, "00:07:00");
 	ck_assert_str_eq(out.item[1].text,
 			 "shorter than PriorityCalcPeriod=00:10:00: the age factor jumps from 0 to 1 between two recalculations");
+	prism_mf_findings_free(&out);
+	ck_assert_uint_eq(out.cnt, 0);
+	prism_mf_findings_free(NULL);
 }
 END_TEST
 
@@ -242,6 +250,45 @@ START_TEST(test_full)
 	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
 	ck_assert_uint_eq(out.cnt, PRISM_MF_FINDINGS_MAX);
 	ck_assert_uint_eq(out.lost, 40 - PRISM_MF_FINDINGS_MAX);
+	prism_mf_findings_free(&out);
+}
+
+/* Every flag at once fits PRISM_MF_FLAGS_STR_MAX, and a finding holds a
+ * value and a text of any length (issue 35: nothing is cut). */
+START_TEST(test_long)
+{
+	char buf[PRISM_MF_FLAGS_STR_MAX], tres[3000], names[3000];
+	prism_mf_settings_t s = CLEAN;
+	prism_mf_findings_t out;
+	size_t len;
+
+	prism_mf_flags_str(PRISM_MF_F_ACCRUE_ALWAYS | PRISM_MF_F_SIZE_RELATIVE |
+				   PRISM_MF_F_CALCULATE_RUNNING |
+				   PRISM_MF_F_DEPTH_OBLIVIOUS |
+				   PRISM_MF_F_INCR_ONLY | PRISM_MF_F_MAX_TRES |
+				   PRISM_MF_F_NO_NORMAL_ASSOC,
+			   buf, sizeof(buf));
+	ck_assert_str_eq(buf, "ACCRUE_ALWAYS,SMALL_RELATIVE_TO_TIME,CALCULATE_RUNNING,DEPTH_OBLIVIOUS,INCR_ONLY,MAX_TRES,NO_NORMAL_ASSOC");
+	prism_mf_flags_str(0xffffffffu & ~PRISM_MF_F_FAIR_TREE &
+				   ~PRISM_MF_F_DEPTH_OBLIVIOUS,
+			   buf, sizeof(buf));
+	ck_assert_uint_lt(strlen(buf), sizeof(buf) - 1);
+	ck_assert_ptr_nonnull(strstr(buf, "NO_FAIR_TREE,NO_NORMAL_ALL,"));
+	memset(tres, 'g', sizeof(tres));
+	len = snprintf(tres + 2000, sizeof(tres) - 2000, "=5");
+	tres[2000 + len] = '\0';
+	memset(names, 'n', sizeof(names));
+	names[sizeof(names) - 1] = '\0';
+	s.weight_tres = tres;
+	s.tres_names = names;
+	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
+	ck_assert_uint_ge(out.cnt, 1);
+	ck_assert_str_eq(out.item[0].value, tres);
+	ck_assert_uint_eq(strlen(out.item[0].text),
+			  2000 + strlen(" is not a TRES of this cluster (AccountingStorageTRES and Slurm's own: ") +
+				  sizeof(names) - 1 +
+				  strlen("): slurmctld stops on it"));
+	prism_mf_findings_free(&out);
 }
 END_TEST
 
@@ -280,10 +327,47 @@ static const struct {
 
 START_TEST(test_flags_str)
 {
-	char buf[160];
+	char buf[PRISM_MF_FLAGS_STR_MAX];
 
 	prism_mf_flags_str(flag_rows[_i].flags, buf, sizeof(buf));
 	ck_assert_str_eq(buf, flag_rows[_i].want);
+}
+END_TEST
+
+/* FLAGS: each PriorityFlags item that names no flag (issue 35); TRES
+ * findings are errors, the others warnings. */
+static const struct {
+	const char *text;
+	size_t cnt;
+	const char *first;	/* the first finding's text */
+} flag_texts[] = {
+	{ "ACCRUE_ALWAYS,max_tres,NO_NORMAL_ALL", 0, NULL },
+	{ "FAIR_TREE", 0, NULL },
+	{ "ACRUE_ALWAYS", 1,
+	  "'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word" },
+	{ "NO_FAIR_TREE,SOMETHING", 1,
+	  "'SOMETHING' is not a flag: Slurm ignores it without a word" },
+	{ "DEPTH_OBLIVOUS,INCR_ONY", 2,
+	  "'DEPTH_OBLIVOUS' is not a flag (did you mean DEPTH_OBLIVIOUS?): Slurm ignores it without a word" },
+};
+
+START_TEST(test_flags_text)
+{
+	prism_mf_settings_t s = CLEAN;
+	prism_mf_findings_t out;
+
+	s.flags_text = flag_texts[_i].text;
+	ck_assert_int_eq(prism_mf_check(&s, &out, NULL), 0);
+	ck_assert_uint_eq(out.cnt, flag_texts[_i].cnt);
+	for (size_t i = 0; i < out.cnt; i++) {
+		ck_assert_int_eq(out.item[i].rule, PRISM_MF_FLAGS);
+		ck_assert(!out.item[i].error);
+		ck_assert_str_eq(out.item[i].key, "PriorityFlags");
+		ck_assert_str_eq(out.item[i].value, flag_texts[_i].text);
+	}
+	if (flag_texts[_i].first)
+		ck_assert_str_eq(out.item[0].text, flag_texts[_i].first);
+	prism_mf_findings_free(&out);
 }
 END_TEST
 
@@ -307,6 +391,8 @@ extern Suite *mf_check_suite(void)
 	tcase_add_loop_test(tc, test_rules, 0, N(rows));
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_full);
+	tcase_add_test(tc, test_long);
+	tcase_add_loop_test(tc, test_flags_text, 0, N(flag_texts));
 	tcase_add_loop_test(tc, test_time_str, 0, N(times));
 	tcase_add_loop_test(tc, test_flags_str, 0, N(flag_rows));
 	tcase_add_test(tc, test_bad_parameters);
