@@ -289,9 +289,10 @@ static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
 			  int i, uint32_t prev)
 {
 	const part_arg_t *a = arg;
-	prism_error_t err = { "" };
+	prism_error_t err;
 	prism_ge_result_t r;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if (prism_ge_in_partition(a->pol, a->range, a->res, a->from,
 				  _partition(a->pol, part_ptr), &r, &err)) {
 		error("%s: %pJ: %s", PRISM_PLUGIN_TYPE, job_ptr, err.text);
@@ -331,9 +332,10 @@ static void _store(const prism_ge_policy_t *pol, job_record_t *job_ptr,
 static double _charge(ge_t *g, job_record_t *job_ptr, time_t start,
 		      time_t end)
 {
-	prism_error_t err = { "" };
+	prism_error_t err;
 	double amount;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if (!start || !job_ptr->start_time || !job_ptr->assoc_id ||
 	    !job_ptr->details)
 		return 0.0;
@@ -583,11 +585,12 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 			     const prism_pass_t *pass)
 {
 	ge_t *g = st;
-	prism_error_t err = { "" };
+	prism_error_t err;
 	prism_ge_result_t res;
 	prism_ge_job_t job;
 	uint32_t nres;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if (!g->tres_known)
 		_tres_map(g);
 	nres = prism_ge_count(g->pol, PRISM_GE_RESOURCE);

@@ -202,8 +202,9 @@ static bool _result(moab_t *m, job_record_t *job_ptr,
 {
 	prism_moab_pass_t pass = { .pol = m->pol, .usage = m->usage,
 				   .now = now };
-	prism_error_t err = { "" };
+	prism_error_t err;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if (prism_moab_prio(&pass, in, res, &err)) {
 		error("%s: %pJ: %s", plugin_type, job_ptr, err.text);
 		return false;
@@ -281,9 +282,10 @@ static void _charge(moab_t *m, job_record_t *job_ptr, time_t start,
 	prism_moab_usage_t *u = m->usage;
 	prism_moab_totals_t tot;
 	prism_moab_job_t in;
-	prism_error_t err = { "" };
+	prism_error_t err;
 	double amount;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if (!p || !u || !job_ptr->details || !job_ptr->start_time)
 		return;
 	if (start < job_ptr->start_time)

@@ -635,10 +635,11 @@ static void _charge(job_record_t *job_ptr, time_t start, time_t end,
 	prism_usage_charge_t c = { .tres_run_delta = run_delta,
 				   .tres_run_decay = run_decay,
 				   .tres_run_nodecay = run_nodecay };
-	prism_error_t err = { "" };
+	prism_error_t err;
 	prism_usage_job_t job;
 	double billable;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	_job_view(job_ptr, tres_cnt, &job);
 	/* settle the end only once */
 	if (at_end)
@@ -758,10 +759,11 @@ static int _init_job(void *x, void *arg)
 	int room = tres_cnt > 0 ? tres_cnt : 1;
 	uint64_t delta[room];
 	prism_usage_underflow_t uf[room];
-	prism_error_t err = { "" };
+	prism_error_t err;
 	prism_usage_job_t job;
 	int rc;
 
+	err.text[0] = '\0'; /* not = { "" }: 7 KB zeroed a job */
 	if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
 	    !IS_JOB_RUNNING(job_ptr))
 		return 0;
