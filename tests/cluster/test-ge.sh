@@ -19,7 +19,8 @@
 #       (the niced job was submitted first: nice beats the waiting time)
 #   (e) a held job stays at 0; an admin-set priority is kept by the passes
 #   (f) a broken file on reconfigure is reported with file:line, the
-#       controller keeps running and the old policy stays in force
+#       controller keeps running and the old policy stays in force; prism
+#       explain then shows the policy in force (issue 35)
 #   (g) a changed file on reconfigure is in force at the next pass (no
 #       more urgency for partition high: the big-CPU job leads)
 #   (h) the share-tree usage (CPU-seconds of the running jobs, saved in
@@ -326,6 +327,17 @@ if [[ -n $errline ]] && ((kept >= 1 && repassed >= 1)) && ctld_up && [[ $got == 
 else
     check "(f) broken file on reconfigure: reported, old policy kept" 1 \
         "error='$errline' kept=$kept passes=$repassed order=$(names "$got")"
+fi
+# ... and prism explain shows the policy in force, not the broken file,
+# with a note that the file differs (issue 35)
+fout=$("$CLI" explain 2>"$DIR/explain-f.err") && frc=0 || frc=$?
+ferr=$(<"$DIR/explain-f.err")
+if ((frc == 0)) && [[ $(head -n 1 <<<"$fout") == "Prism policy=gridengine from $POLICY (in force: the copy the plugin keeps in StateSaveLocation)." &&
+    $ferr == "prism: note: $POLICY is not the file in force "* && $fout == *"qstat -pri"* ]]; then
+    check "(f) prism explain after the refused reconfigure shows the policy in force" 0 "$ferr"
+else
+    check "(f) prism explain after the refused reconfigure shows the policy in force" 1 \
+        "exit $frc, stderr '$ferr', stdout $(head -n 3 <<<"$fout")"
 fi
 
 # (i) prism whatif refuses the broken file of (f) as a candidate: exit 1,
