@@ -262,14 +262,30 @@ else
 fi
 
 # (g) prism explain agrees with sprio
+# explain and sprio are read at two moments: a pass between them changes
+# every age. Read sprio's rows around explain and compare only a reading
+# that no pass cut (a pass comes once a minute: the third try is clear).
+all_rows() {
+    local j
+    for j in "${PENDING[@]}"; do
+        echo "$(sprio_row "$j") $(prio_of "$j")"
+    done
+}
 if [[ -x $CLI ]]; then
-    EXPLAIN=$("$CLI" explain 2>&1) && erc=0 || erc=$?
+    for try in 1 2 3; do
+        rows0=$(all_rows)
+        EXPLAIN=$("$CLI" explain 2>&1) && erc=0 || erc=$?
+        [[ $(all_rows) != "$rows0" ]] || break
+        log "(g) a recalculation pass came between explain and sprio (reading $try): reading again"
+    done
     echo "=== prism explain"
     echo "$EXPLAIN"
     bad=()
     ((erc == 0)) || bad+=("exit $erc")
-    for j in "${PENDING[@]}"; do
-        row=$(sprio_row "$j")
+    mapfile -t rows <<<"$rows0"
+    for i in "${!PENDING[@]}"; do
+        j=${PENDING[i]}
+        row=${rows[i]% *}
         line=$(grep -E "^ *$j " <<<"$EXPLAIN" | head -n 1)
         [[ -n $line ]] || { bad+=("$j:missing"); continue; }
         # every non-zero component of sprio appears in the job's row
@@ -277,7 +293,7 @@ if [[ -x $CLI ]]; then
             v=$(awk -v c="$c" '{print $c}' <<<"$row")
             [[ $v == 0 ]] || grep -qw -- "$v" <<<"$line" || bad+=("$j:$v")
         done
-        grep -qw -- "$(prio_of "$j")" <<<"$line" || bad+=("$j:priority")
+        grep -qw -- "${rows[i]##* }" <<<"$line" || bad+=("$j:priority")
     done
     check "(g) prism explain agrees with sprio" "${#bad[@]}" "${bad[*]:-}"
 else
