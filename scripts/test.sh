@@ -187,7 +187,7 @@ sched_step "packages for the Debian roots" io "" 30 $S --tools
 sched_step "packages" io "packages for the Debian roots" 90 $S --packages
 sched_step "Slurm source tree" cpu "packages" 90 scripts/slurm-source.sh
 sched_step "build" cpu "Slurm source tree" 40 $S
-sched_step "make check" cpu "build" 125 make_check
+sched_step "make check" cpu "build" 130 make_check
 
 if [ -n "$quick" ]; then
 	[ -n "${PRISM_SKIP_CLUSTER:-}" ] ||
@@ -232,9 +232,12 @@ if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
 fi
 [ -n "${PRISM_SKIP_FUZZ:-}" ] ||
 	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
-sched_step "make install DESTDIR" cpu "make check" 10 install_check
+# make install and make distcheck need the build only: make distcheck
+# builds and checks the tarball in its own directory, and make install's
+# "all" finds everything built
+sched_step "make install DESTDIR" cpu "build" 10 install_check
 [ -n "${PRISM_SKIP_DISTCHECK:-}" ] ||
-	sched_step "make distcheck" cpu "make install DESTDIR" 90 distcheck
+	sched_step "make distcheck" cpu "build" 210 distcheck
 if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
 	sched_step "Debian package for this machine's Slurm" cpu \
 		"Slurm source tree" 150 host_package
