@@ -253,9 +253,9 @@ sched_run() {
 		[ "${#pids[@]}" -gt 0 ] || break
 		rc=0 who=
 		wait -n -p who "${pids[@]}" || rc=$?
-		[ -n "$who" ] || continue # a signal came: wait again
+		[ -n "${who:-}" ] || continue # a signal came (wait -p unset it): wait again
 		for ((i = 0; i < _s_n; i++)); do
-			if [ "${_s_pid[i]:-}" = "$who" ]; then
+			if [ "${_s_pid[i]:-}" = "${who:-}" ]; then
 				_sched_finish "$i" "$rc"
 				break
 			fi
