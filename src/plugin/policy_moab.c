@@ -8,8 +8,9 @@
  *  REJECTNEGPRIOJOBS.
  *
  *  What each Slurm field stands for: prism_moab_facts.h (prism-moab(5),
- *  "SUBCOMPONENT PARAMETERS AND VALUES"); `prism explain` reads the public record into the
- *  same facts and decodes sprio's columns with the same core.
+ *  "SUBCOMPONENT PARAMETERS AND VALUES"); `prism explain` reads the
+ *  public record into the same facts and decodes sprio's columns with the
+ *  same core.
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/

@@ -30,6 +30,8 @@
  * and tests/unit/common/test_error.c builds the longest of each kind and
  * checks it whole. Should a message ever outgrow the buffer anyway, it
  * ends in "..." and prism_error_cut() says so (the fuzzers check it).
+ * At this size, code run once per job declares its error without an
+ * initializer and sets text[0] to '\0': "= { "" }" zeroes all of it.
  */
 #define PRISM_ERROR_PATH_MAX 4096
 #define PRISM_ERROR_LINE_MAX 1024
