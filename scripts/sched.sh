@@ -213,6 +213,19 @@ _sched_stop_all() {
 	done
 }
 
+# _sched_reap_lost: a running step whose process is gone ended while a
+# trap ran: it is finished with the status wait still knows, or 127
+_sched_reap_lost() {
+	local i rc
+	for ((i = 0; i < _s_n; i++)); do
+		[ -n "${_s_pid[i]:-}" ] || continue
+		kill -0 "${_s_pid[i]}" 2>/dev/null && continue
+		rc=0
+		wait "${_s_pid[i]}" 2>/dev/null || rc=$?
+		_sched_finish "$i" "$rc"
+	done
+}
+
 sched_run() {
 	local i rc who progress class
 	_s_log=$(mktemp -d "${TMPDIR:-/tmp}/prism-test.XXXXXX")
@@ -253,7 +266,12 @@ sched_run() {
 		[ "${#pids[@]}" -gt 0 ] || break
 		rc=0 who=
 		wait -n -p who "${pids[@]}" || rc=$?
-		[ -n "${who:-}" ] || continue # a signal came (wait -p unset it): wait again
+		if [ -z "${who:-}" ]; then
+			# a signal came (wait -p unset it); a step that ended
+			# meanwhile was reaped without its status being kept
+			_sched_reap_lost
+			continue
+		fi
 		for ((i = 0; i < _s_n; i++)); do
 			if [ "${_s_pid[i]:-}" = "${who:-}" ]; then
 				_sched_finish "$i" "$rc"
