@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# slurm-source.sh: obtain, unpack and configure Debian's slurm-wlm source
-# package at exactly the version of the installed slurmctld, and cache it.
+# slurm-source.sh: a configured Slurm source tree, cached: Debian's
+# slurm-wlm source package at exactly the version of the installed
+# slurmctld, or a SchedMD release from its tarball.
 #
-# Usage: scripts/slurm-source.sh [CACHE_DIR]
+# Usage: scripts/slurm-source.sh [--release VERSION [--headers-only]] [CACHE_DIR]
 # Prints the path of the configured tree on stdout (last line).
-# Env:   PRISM_SLURM_CACHE   cache dir (default /var/cache/prism/slurm-source)
-#        PRISM_DEBIAN_SUITE  suite to use (default: VERSION_CODENAME of
-#                            /etc/os-release, e.g. bookworm or trixie)
+#
+# Without --release: the installed slurmctld's version, from Debian's
+# source package (below).
+# --release VERSION (e.g. 25.11.7): the installed slurmctld's when it is
+#         that release; else $PRISM_SLURM_RELEASES/slurm-VERSION.tar.gz,
+#         checked against that directory's SHA256SUMS, unpacked and
+#         configured as a site builds it (--prefix=/usr
+#         --sysconfdir=/etc/slurm --libdir=/usr/lib/x86_64-linux-gnu).
+#         Where the tarball is missing it says where to put it and stops.
+# --headers-only  (with --release) generate only the headers a plugin
+#         compiles against (config.h, slurm/slurm_version.h), not the
+#         tree's Makefiles: faster, enough to build Prism's plugin
+#         against the release, not to build Slurm.
+#
+# Env:   PRISM_SLURM_CACHE     cache dir (default /var/cache/prism/slurm-source)
+#        PRISM_SLURM_RELEASES  release tarballs (default: ../shared/slurm-releases
+#                              beside the project)
+#        PRISM_DEBIAN_SUITE    suite to use (default: VERSION_CODENAME of
+#                              /etc/os-release, e.g. bookworm or trixie)
 #
 # The apt sources used are derived from the machine's own: every "deb"
 # entry for this machine's suite (SUITE, SUITE-updates, SUITE-security, ...)
@@ -24,16 +41,102 @@
 # the index entry before dpkg-source -x.
 set -euo pipefail
 
-cache=${1:-${PRISM_SLURM_CACHE:-/var/cache/prism/slurm-source}}
-
 log() { printf 'slurm-source: %s\n' "$*" >&2; }
 die() { printf 'slurm-source: error: %s\n' "$*" >&2; exit 1; }
 
-version=$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null) ||
-	die "slurmctld is not installed (apt-get install slurmctld)"
-[ -n "$version" ] || die "slurmctld is not installed"
+release=
+headers_only=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--release)
+		[ $# -ge 2 ] || die "--release needs a version (e.g. 25.11.7)"
+		release=$2
+		shift 2
+		;;
+	--headers-only) headers_only=1; shift ;;
+	-h | --help)
+		sed -n '2,/^[^#]/{/^#/!d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+		;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ -z "$headers_only" ] || [ -n "$release" ] ||
+	die "--headers-only goes with --release"
+cache=${1:-${PRISM_SLURM_CACHE:-/var/cache/prism/slurm-source}}
+
+version=$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null) || version=
 upstream=${version#*:}
 upstream=${upstream%-*}
+
+# release_tree: a SchedMD release from its tarball (--release).
+release_tree() {
+	local dir sums tarball top tree stamp want got
+	case $release in
+	[0-9]*.[0-9]*.[0-9]*) ;;
+	*) die "--release $release: give a release as MAJOR.MINOR.MICRO (e.g. 25.11.7)" ;;
+	esac
+	dir=${PRISM_SLURM_RELEASES:-$(cd "$(dirname "$0")/.." && pwd)/../shared/slurm-releases}
+	tarball=$dir/slurm-$release.tar.gz
+	[ -f "$tarball" ] ||
+		die "no tarball of Slurm $release: put SchedMD's release slurm-$release.tar.gz (from the downloads page of SchedMD's website) and its line of SHA256SUMS into $dir, or set PRISM_SLURM_RELEASES to the directory holding them"
+	sums=$dir/SHA256SUMS
+	[ -f "$sums" ] || die "$sums missing: cannot check $tarball"
+	want=$(awk -v f="slurm-$release.tar.gz" '{ n = $2; sub(/^\*/, "", n) } n == f { print $1 }' "$sums")
+	[ -n "$want" ] || die "$sums has no line for slurm-$release.tar.gz"
+	tree=$cache/release-$release/slurm-$release
+	if [ -n "$headers_only" ]; then stamp=$tree/.prism-headers; else stamp=$tree/.prism-configured; fi
+	if [ -f "$stamp" ] || [ -f "$tree/.prism-configured" ]; then
+		log "cached tree of Slurm $release: $tree"
+		echo "$tree"
+		exit 0
+	fi
+	got=$(sha256sum <"$tarball" | cut -d ' ' -f 1)
+	[ "$got" = "$want" ] ||
+		die "$tarball: sha256 $got, but SHA256SUMS says $want"
+	log "verified $tarball (sha256 as in SHA256SUMS)"
+	mkdir -p "$cache/release-$release"
+	if [ ! -f "$tree/configure" ]; then
+		top=$(tar tzf "$tarball" | head -n 1) || true
+		top=${top%%/*}
+		[ -n "$top" ] || die "$tarball: cannot read its top directory"
+		rm -rf "$cache/release-$release/$top" "$tree"
+		tar xzf "$tarball" -C "$cache/release-$release" ||
+			die "cannot unpack $tarball"
+		[ "$top" = "slurm-$release" ] || mv "$cache/release-$release/$top" "$tree"
+	fi
+	log "configuring $tree${headers_only:+ (headers only)}"
+	t0=$SECONDS
+	if [ -n "$headers_only" ]; then
+		(cd "$tree" && ./configure --prefix=/usr --sysconfdir=/etc/slurm \
+			--libdir=/usr/lib/x86_64-linux-gnu --disable-debug \
+			--enable-multiple-slurmd --no-create \
+			>"$tree/.prism-configure.log" 2>&1 &&
+			./config.status --header=config.h \
+				--header=slurm/slurm_version.h \
+				>>"$tree/.prism-configure.log" 2>&1) ||
+			die "Slurm configure failed; see $tree/.prism-configure.log"
+	else
+		(cd "$tree" && ./configure --prefix=/usr --sysconfdir=/etc/slurm \
+			--libdir=/usr/lib/x86_64-linux-gnu --disable-debug \
+			--enable-multiple-slurmd >"$tree/.prism-configure.log" 2>&1) ||
+			die "Slurm configure failed; see $tree/.prism-configure.log"
+	fi
+	[ -f "$tree/config.h" ] && [ -f "$tree/slurm/slurm_version.h" ] ||
+		die "Slurm configure produced no config.h or slurm/slurm_version.h"
+	printf '%s\n' "$release" >"$stamp"
+	log "configured in $((SECONDS - t0)) s"
+	log "ready: $tree"
+	echo "$tree"
+	exit 0
+}
+
+if [ -n "$release" ] && [ "$release" != "$upstream" ]; then
+	release_tree
+fi
+[ -n "$version" ] ||
+	die "slurmctld is not installed (apt-get install slurmctld), and no --release given"
 
 tree="$cache/$version/slurm-wlm-$upstream"
 stamp="$tree/.prism-configured"

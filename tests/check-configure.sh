@@ -1,8 +1,9 @@
 #!/bin/sh
 # check-configure.sh: configure refuses a Slurm source tree that is
-# missing, not configured, of a version Prism does not support, or of
-# another version than the installed slurmctld, each with a one-line
-# reason.
+# missing, not configured, older than 22.05, without the headers a
+# priority plugin needs, or of another release than the installed
+# slurmctld (unless told to build the plugin alone), each with a
+# one-line reason.
 set -u
 top=$(cd "${top_srcdir:-.}" && pwd)
 tmp=$(mktemp -d)
@@ -49,20 +50,46 @@ expect "$tmp/none" "missing" "missing tree"
 fake_tree "$tmp/raw" ""
 expect "$tmp/raw" "not configured" "unconfigured tree"
 fake_tree "$tmp/old" "21.08.5"
-expect "$tmp/old" "Slurm 21.08.5 is not supported .*: Prism builds for Slurm 22.05 and 24.11" \
-	"tree of an unsupported version"
+expect "$tmp/old" "Slurm 21.08.5 is older than 22.05 .*releases known to work: 22.05.8" \
+	"tree of a release older than 22.05"
+# a tree whose headers are not those of a Slurm the plugin knows: refused
+# by what it lacks, whatever its version says
 fake_tree "$tmp/new" "26.05.5"
-expect "$tmp/new" "Slurm 26.05.5 is not supported" \
-	"tree of a newer unsupported version"
-# a supported version that is not the one installed
+expect "$tmp/new" "does not compile with a priority plugin's headers.*Releases known to work" \
+	"tree without the headers a priority plugin needs"
+
+# The real tree of the build (SLURM_SOURCE), relabelled as another
+# release: a view of it with its own config.h.
 installed=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9][^ ]*\).*$/\1/p')
 case "$installed" in
 24.11.*) other=22.05.8 ;;
 *) other=24.11.5 ;;
 esac
-fake_tree "$tmp/other" "$other"
-expect "$tmp/other" "is version $other but the installed slurmctld is" \
-	"tree of another supported version than the installed one"
+if [ -n "${SLURM_SOURCE:-}" ] && [ -f "$SLURM_SOURCE/config.h" ]; then
+	mkdir "$tmp/other"
+	for e in "$SLURM_SOURCE"/*; do
+		[ "${e##*/}" = config.h ] || ln -s "$e" "$tmp/other/${e##*/}"
+	done
+	sed "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$other\"/" \
+		"$SLURM_SOURCE/config.h" >"$tmp/other/config.h"
+	expect "$tmp/other" "is version $other but the installed slurmctld .* is $installed" \
+		"tree of another release than the installed slurmctld"
+	mkdir -p "$tmp/build"
+	if (cd "$tmp/build" && "$srcdir/configure" --with-slurm-source="$tmp/other" \
+		--disable-slurmctld-check >"$tmp/out" 2>&1) &&
+		grep -q 'harness and its tests: *no' "$tmp/out"; then
+		echo "PASS: --disable-slurmctld-check builds the plugin for $other, without the harness"
+		pass=$((pass + 1))
+	else
+		echo "FAIL: --disable-slurmctld-check did not configure the plugin alone:"
+		tail -5 "$tmp/out"
+		fail=$((fail + 1))
+	fi
+	rm -rf "$tmp/build"
+else
+	echo "FAIL: SLURM_SOURCE is not a configured tree (run through make check)"
+	fail=$((fail + 1))
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

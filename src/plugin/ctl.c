@@ -98,7 +98,7 @@ extern void prism_conf_load(void)
 		.max_age = slurm_conf.priority_max_age,
 		.flags = _core_flags(slurm_conf.priority_flags),
 		.favor_small = slurm_conf.priority_favor_small,
-		.small_node_floor = PRISM_SLURM_AT_LEAST(24, 11, 0),
+		.small_node_floor = PRISM_JS_NODE_FLOOR,
 	};
 	double *weight_tres = NULL;
 	uint32_t tres_cnt = 0;
@@ -164,16 +164,39 @@ extern uint32_t prism_ctl_tres_cnt(void)
 	return *prism_ctl.tres_cnt;
 }
 
-extern void prism_ctl_find(void)
+extern int prism_ctl_find(void)
 {
-	prism_ctl.job_list = dlsym(RTLD_DEFAULT, "job_list");
-	prism_ctl.cluster_cpus = dlsym(RTLD_DEFAULT, "cluster_cpus");
-	prism_ctl.tres_cnt = dlsym(RTLD_DEFAULT, "slurmctld_tres_cnt");
-	prism_ctl.last_job_update = dlsym(RTLD_DEFAULT, "last_job_update");
-	prism_ctl.acct_db_conn = dlsym(RTLD_DEFAULT, "acct_db_conn");
-	prism_ctl.last_part_update = dlsym(RTLD_DEFAULT, "last_part_update");
-	if (!prism_ctl.job_list || !prism_ctl.cluster_cpus ||
-	    !prism_ctl.tres_cnt || !prism_ctl.last_job_update ||
-	    !prism_ctl.acct_db_conn)
+	const struct {
+		const char *name;
+		void **where;
+		bool needed;	/* outside slurmctld too */
+	} syms[] = {
+		{ "job_list", (void **) &prism_ctl.job_list, true },
+		{ "cluster_cpus", (void **) &prism_ctl.cluster_cpus, true },
+		{ "last_job_update", (void **) &prism_ctl.last_job_update,
+		  true },
+		{ "acct_db_conn", (void **) &prism_ctl.acct_db_conn, true },
+		{ "slurmctld_tres_cnt", (void **) &prism_ctl.tres_cnt, false },
+		{ "last_part_update", (void **) &prism_ctl.last_part_update,
+		  false },
+	};
+	bool in_ctld = prism_running_in_slurmctld(), found = true;
+
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		*syms[i].where = dlsym(RTLD_DEFAULT, syms[i].name);
+		if (*syms[i].where)
+			continue;
+		if (in_ctld) {
+			error("%s: this slurmctld (Slurm %s) has no symbol '%s' that the plugin reads: it cannot compute priorities here and is not loaded",
+			      PRISM_PLUGIN_TYPE, SLURM_VERSION_STRING,
+			      syms[i].name);
+			prism_ctl = (prism_ctl_t) { 0 };
+			return SLURM_ERROR;
+		}
+		if (syms[i].needed)
+			found = false;
+	}
+	if (!found)
 		prism_ctl = (prism_ctl_t) { 0 };
+	return SLURM_SUCCESS;
 }

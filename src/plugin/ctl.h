@@ -24,6 +24,11 @@
  * Controller globals. They are looked up at init() rather than linked, so
  * the plugin also loads inside client commands (sshare loads the priority
  * plugin for its fair-share column) without defining or exporting them.
+ * Inside slurmctld every one must be found. Elsewhere (a program that
+ * drives the plugin as a controller, such as Slurm's own tests of
+ * multifactor) the plugin needs what multifactor needs: job_list,
+ * cluster_cpus, last_job_update and acct_db_conn; slurmctld_tres_cnt and
+ * last_part_update may be missing (no TRES; partitions never changed).
  */
 typedef struct {
 	list_t **job_list;
@@ -31,16 +36,20 @@ typedef struct {
 	int *tres_cnt;
 	time_t *last_job_update;
 	void **acct_db_conn;
-	time_t *last_part_update;	/* 24.11: may be NULL */
+	time_t *last_part_update;	/* may be NULL */
 } prism_ctl_t;
 
-/* Filled by prism_ctl_find(); all NULL when not running inside slurmctld. */
+/* Filled by prism_ctl_find(); all NULL outside a controller. */
 extern prism_ctl_t prism_ctl;
 
-/* Look the controller globals up (init). */
-extern void prism_ctl_find(void);
+/*
+ * Look the controller globals up (init). Returns SLURM_ERROR (logged,
+ * naming the symbol) when this process is slurmctld and one is missing:
+ * the plugin was built for another release and would compute nothing.
+ */
+extern int prism_ctl_find(void);
 
-/* True when loaded by slurmctld (the controller globals were found). */
+/* True when loaded by a controller (its globals were found). */
 extern bool prism_in_controller(void);
 
 /* The number of TRES slurmctld tracks now (its arrays' length), 0 outside

@@ -250,6 +250,35 @@ extern void prism_fs_tree_fini(void)
 	sibling_cap = 0;
 }
 
+#ifdef PRISM_STORE_FS_FACTOR
+/*
+ * Classic fair-share's factor of 'assoc', kept in the association where
+ * the release has no priority_p_calc_fs_factor (25.11 on): slurmctld's
+ * usage_thres check and sshare's FairShare column read it there. Stored
+ * whenever an association's effective usage is set, which covers every
+ * reader: a user's is marked NO_VAL each pass and set again (with its
+ * factor) by the first job or sshare that needs it. (Multifactor also
+ * stores it for every job's association after each pass, from the same
+ * effective usage: nothing a reader sees differs, and Prism skips that
+ * walk over every job.)
+ */
+static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *fs_assoc = assoc;
+
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+	    assoc->usage->fs_assoc_ptr)
+		fs_assoc = assoc->usage->fs_assoc_ptr;
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		assoc->usage->fs_factor = 0.0;
+	else
+		assoc->usage->fs_factor = prism_fs_factor(
+			fs_assoc->usage->usage_efctv,
+			fs_assoc->usage->shares_norm,
+			slurm_conf.fs_dampening_factor);
+}
+#endif
+
 extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 				     uint32_t flags)
 {
@@ -268,6 +297,10 @@ extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 		usage->usage_efctv = prism_fs_usage_efctv(
 			usage->usage_norm, parent->usage->usage_efctv,
 			assoc->shares_raw, usage->level_shares);
+#ifdef PRISM_STORE_FS_FACTOR
+	if (!(flags & PRISM_F_FAIR_TREE))
+		_store_fs_factor(assoc);
+#endif
 }
 
 /* The classic walk's arguments (list_for_each_ro() passes one). */

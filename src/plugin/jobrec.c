@@ -76,19 +76,9 @@ extern prism_factors_t *prism_job_reset_factors(
 	return f;
 }
 
-/* The job's QOS list when it asked for several (24.11), else NULL. */
-static list_t *_qos_list(const job_record_t *job_ptr)
-{
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
-	return job_ptr->qos_list;
-#else
-	return NULL;
-#endif
-}
-
 extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr)
 {
-	list_t *qos_list = _qos_list(job_ptr);
+	list_t *qos_list = prism_job_qos_list(job_ptr);
 	uint32_t n = 0;
 
 	if (job_ptr->part_ptr_list)
@@ -98,33 +88,34 @@ extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr)
 	return n;
 }
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
-/* job_ptr->part_prio ready for 'n' entries ('n' 0: none). */
+#ifdef PRISM_PRIO_MULT
+/* The job's priority struct ready for 'n' entries ('n' 0: none). */
 static uint32_t *_prio_array(job_record_t *job_ptr, uint32_t n)
 {
-	priority_mult_t *pp = job_ptr->part_prio;
+	__typeof__(PRISM_JOB_PRIO_MULT(job_ptr)) pp =
+		PRISM_JOB_PRIO_MULT(job_ptr);
 	time_t parts_changed = prism_ctl.last_part_update ?
 				       *prism_ctl.last_part_update : 0;
 
 	if (!n) {
 		if (pp) {
 			xfree(pp->priority_array);
-			xfree(pp->priority_array_names);
-			xfree(job_ptr->part_prio);
+			xfree(PRISM_PRIO_NAMES(pp));
+			xfree(PRISM_JOB_PRIO_MULT(job_ptr));
 		}
 		return NULL;
 	}
 	if (!pp)
-		pp = job_ptr->part_prio = xmalloc(sizeof(*pp));
+		pp = PRISM_JOB_PRIO_MULT(job_ptr) = xmalloc(sizeof(*pp));
 	/* as multifactor: anew when partitions changed; and when the
 	 * number of entries changed (a QOS list Slurm did not reset) */
 	if (!pp->priority_array || (pp->last_update < parts_changed) ||
 	    (xsize(pp->priority_array) != n * sizeof(uint32_t))) {
 		xfree(pp->priority_array);
 		pp->priority_array = xcalloc(n, sizeof(uint32_t));
-		xfree(pp->priority_array_names);
+		xfree(PRISM_PRIO_NAMES(pp));
 		if (job_ptr->part_ptr_list)
-			pp->priority_array_names =
+			PRISM_PRIO_NAMES(pp) =
 				part_list_to_xstr(job_ptr->part_ptr_list);
 		pp->last_update = time(NULL);
 	}
@@ -164,7 +155,7 @@ static int _fill_qos(void *x, void *arg)
 
 static void _fill_part(fill_t *f, part_record_t *part_ptr)
 {
-	list_t *qos_list = _qos_list(f->job_ptr);
+	list_t *qos_list = prism_job_qos_list(f->job_ptr);
 
 	f->part_ptr = part_ptr;
 	if (qos_list)
@@ -173,7 +164,7 @@ static void _fill_part(fill_t *f, part_record_t *part_ptr)
 		(void) _fill_qos(NULL, f);
 }
 
-#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
+#if !PRISM_CTLD_SORTS_PARTS
 /* Is a partition list in tier order already? Walked with one lock. */
 static int _tier_order_step(void *x, void *arg)
 {
@@ -207,9 +198,9 @@ extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 		_fill_part(&f, job_ptr->part_ptr);
 		return;
 	}
-#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
-	/* 22.05: the plugin keeps the list in tier order (a stable sort:
-	 * a list in order already is left as it is) */
+#if !PRISM_CTLD_SORTS_PARTS
+	/* before 24.11 the plugin keeps the list in tier order (a stable
+	 * sort: a list in order already is left as it is) */
 	if (!_in_tier_order(job_ptr->part_ptr_list))
 		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 #endif

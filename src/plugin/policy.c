@@ -167,7 +167,7 @@ static void _source_save(const source_t *src)
  * later carry one out by starting a new process)? */
 static bool _restarted_by_reconfigure(void)
 {
-#if PRISM_SLURM_AT_LEAST(23, 11, 0)
+#if PRISM_RECONF_IS_RESTART
 	return getenv("SLURMCTLD_RECONF") != NULL;
 #else
 	return false;

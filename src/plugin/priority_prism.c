@@ -22,27 +22,41 @@ PRISM_EXPORT const char plugin_name[] = "Priority PRISM plugin";
 PRISM_EXPORT const char plugin_type[] = PRISM_PLUGIN_TYPE;
 PRISM_EXPORT const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-/* The entry points Slurm looks up (src/common/slurm_priority.c). */
+/*
+ * The entry points Slurm looks up (the syms[] of the release's
+ * src/interfaces/priority.c, or src/common/slurm_priority.c): the six of
+ * every release, and the ones compat.h says the tree's interface has.
+ * fini() returns int: the loader of every release calls it as void
+ * (25.11's own plugins declare it void), and ignores the value.
+ */
 extern int init(void);
 extern int fini(void);
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
 extern void priority_p_reconfig(bool assoc_clear);
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
-extern double priority_p_calc_fs_factor(long double usage_efctv,
-					long double shares_norm);
 extern void priority_p_job_end(job_record_t *job_ptr);
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_UID_ONLY
 extern list_t *priority_p_get_priority_factors_list(uid_t uid);
-extern uint32_t priority_p_recover(uint32_t prio_boost);
-extern void priority_p_thread_start(void);
 #else
 extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid);
 #endif
+#ifdef PRISM_EXPORTS_CALC_FS_FACTOR
+extern double priority_p_calc_fs_factor(long double usage_efctv,
+					long double shares_norm);
+#endif
+#ifdef PRISM_EXPORTS_RECOVER
+extern uint32_t priority_p_recover(uint32_t prio_boost);
+#endif
+#ifdef PRISM_EXPORTS_THREAD_START
+extern void priority_p_thread_start(void);
+#endif
 
 PRISM_EXPORT extern int init(void)
 {
-	prism_ctl_find();
+	/* inside slurmctld, a controller symbol missing stops the load */
+	if (prism_ctl_find() != SLURM_SUCCESS)
+		return SLURM_ERROR;
 	if (prism_in_controller() && prism_policy_load(true) != SLURM_SUCCESS)
 		return SLURM_ERROR;	/* slurmctld refuses to start */
 	prism_conf_load();
@@ -53,8 +67,8 @@ PRISM_EXPORT extern int init(void)
 	prism_usage_conf_load();
 	prism_site_factor_init();
 	prism_recalc_init();
-#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
-	/* from 24.11 on, priority_p_thread_start() (the jobs are recovered) */
+#ifndef PRISM_EXPORTS_THREAD_START
+	/* else in priority_p_thread_start() (the jobs are recovered) */
 	if (prism_recalc_start() != SLURM_SUCCESS) {
 		prism_site_factor_fini();
 		prism_policy_fini();
@@ -138,6 +152,7 @@ PRISM_EXPORT extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	prism_fs_set_assoc_usage(assoc, c.flags);
 }
 
+#ifdef PRISM_EXPORTS_CALC_FS_FACTOR
 PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
 						     long double shares_norm)
 {
@@ -146,8 +161,9 @@ PRISM_EXPORT extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return prism_fs_factor(usage_efctv, shares_norm,
 			       slurm_conf.fs_dampening_factor);
 }
+#endif
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_UID_ONLY
 /* The caller holds the job, node and partition read locks and the
  * assoc_mgr QOS read lock. */
 PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(uid_t uid)
@@ -156,7 +172,17 @@ PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 		return NULL;
 	return prism_sprio_list(uid);
 }
+#else
+PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!prism_in_controller())
+		return NULL;
+	return prism_sprio_list(req_msg, uid);
+}
+#endif
 
+#ifdef PRISM_EXPORTS_THREAD_START
 /* After the jobs are recovered, under the controller's config lock. */
 PRISM_EXPORT extern void priority_p_thread_start(void)
 {
@@ -164,7 +190,9 @@ PRISM_EXPORT extern void priority_p_thread_start(void)
 		fatal("%s: cannot start the recalculation thread",
 		      plugin_type);
 }
+#endif
 
+#ifdef PRISM_EXPORTS_RECOVER
 /*
  * After the controller synchronised job priorities, no lock held. Every
  * job already got its priority from priority_p_set(); the first pass,
@@ -174,14 +202,6 @@ PRISM_EXPORT extern void priority_p_thread_start(void)
 PRISM_EXPORT extern uint32_t priority_p_recover(uint32_t prio_boost)
 {
 	return 0;
-}
-#else
-PRISM_EXPORT extern list_t *priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
-{
-	if (!prism_in_controller())
-		return NULL;
-	return prism_sprio_list(req_msg, uid);
 }
 #endif
 

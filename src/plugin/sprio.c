@@ -56,27 +56,17 @@ typedef struct {
 	bool own;			/* the policy's own columns */
 	struct row_block *block;	/* where the next row is cut from */
 	struct row_tres *tres;		/* the TRES weights and names */
-#if !PRISM_SLURM_AT_LEAST(24, 11, 0)
-	priority_factors_request_msg_t *req_msg;
+#ifndef PRISM_SPRIO_UID_ONLY
+	priority_factors_request_msg_t *req_msg;	/* NULL: all */
 	list_t *part_filter;
 #endif
 } rows_t;
 
-/* The job's QOS list when it asked for several (24.11), else NULL. */
-static list_t *_qos_list(const job_record_t *job_ptr)
-{
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
-	return job_ptr->qos_list;
-#else
-	return NULL;
-#endif
-}
-
 /*
- * A row (with, from Slurm 24.11 on, its factors object) and its TRES
+ * A row (with, from Slurm 23.02 on, its factors object) and its TRES
  * arrays are cut in one piece from a block of ROW_BLOCK bytes, one
  * allocation for a few hundred rows where copying the job's factors costs
- * three allocations a row (five from 24.11 on). slurmctld frees the list
+ * three allocations a row (five from 23.02 on). slurmctld frees the list
  * with the destructor it was created with (this file's), a row at a time:
  * a block is freed with the last of its rows. A row points to the job's
  * and partition's strings (the caller packs the list before it lets go of
@@ -108,7 +98,7 @@ typedef struct row_block {
 typedef struct {
 	row_block_t *block;
 	priority_factors_object_t obj;	/* what the list holds */
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_ROW_FACTORS
 	priority_factors_t factors;	/* obj.prio_factors, unless direct */
 #endif
 } row_t;
@@ -175,17 +165,17 @@ static row_t *_row_alloc(rows_t *rows, size_t size)
 	return row;
 }
 
-/* The factors of 'row' (from Slurm 24.11 on, apart from the object). */
+/* The factors of 'row' (from Slurm 23.02 on, apart from the object). */
 static prism_factors_t *_row_factors(row_t *row)
 {
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_ROW_FACTORS
 	return &row->factors;
 #else
 	return &row->obj;
 #endif
 }
 
-/* What names 'row' in the list: its job, partition (and, from 24.11 on,
+/* What names 'row' in the list: its job, partition (and, from 23.02 on,
  * account and QOS), or the admin-set priority it shows. */
 static void _row_name(row_t *row, const job_record_t *job_ptr,
 		      part_record_t *part_ptr,
@@ -193,10 +183,10 @@ static void _row_name(row_t *row, const job_record_t *job_ptr,
 {
 	priority_factors_object_t *obj = &row->obj;
 
-	obj->job_id = job_ptr->job_id;
+	prism_sprio_row_job(obj, job_ptr);
 	obj->partition = part_ptr->name;
 	obj->user_id = job_ptr->user_id;
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_ROW_FACTORS
 	obj->account = job_ptr->account;
 	obj->qos = qos_ptr ? qos_ptr->name :
 		   job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
@@ -209,7 +199,7 @@ static void _row_name(row_t *row, const job_record_t *job_ptr,
 
 /*
  * A new row of 'job_ptr' in 'part_ptr' with 'qos_ptr' (NULL: its own;
- * Slurm 24.11 on), appended to 'ret'. Returns its factors, copied from
+ * multi-QOS jobs), appended to 'ret'. Returns its factors, copied from
  * the job's for the caller to adjust; NULL when the row shows an
  * admin-set priority.
  */
@@ -268,13 +258,22 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 	return direct ? NULL : f;
 }
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_ROW_FACTORS
 /* Does a row of an admin-set job show its priority? Always. */
 static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
 {
 	return job_ptr->direct_set_prio;
 }
+#else
+/* Does a row of an admin-set job show its priority? Under multifactor
+ * only when the job has one partition (22.05's multifactor). */
+static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
+{
+	return job_ptr->direct_set_prio && (one_entry || own);
+}
+#endif
 
+#ifdef PRISM_SPRIO_UID_ONLY
 static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
 {
 	return true;	/* sprio filters by job, user and partition itself */
@@ -285,12 +284,6 @@ static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
 	return true;
 }
 #else
-/* Does a row of an admin-set job show its priority? Under multifactor
- * only when the job has one partition (22.05's multifactor). */
-static bool _direct(const job_record_t *job_ptr, bool one_entry, bool own)
-{
-	return job_ptr->direct_set_prio && (one_entry || own);
-}
 
 static bool _uint_in_list(list_t *list, uint32_t value)
 {
@@ -310,8 +303,12 @@ static bool _uint_in_list(list_t *list, uint32_t value)
 	return found;
 }
 
+/* (23.02 and 23.11: a request of a newer sprio is NULL, and sprio
+ * filters itself) */
 static bool _job_wanted(const job_record_t *job_ptr, const rows_t *rows)
 {
+	if (!rows->req_msg)
+		return true;
 	return _uint_in_list(rows->req_msg->job_id_list, job_ptr->job_id) &&
 	       _uint_in_list(rows->req_msg->uid_list, job_ptr->user_id);
 }
@@ -327,8 +324,9 @@ static bool _part_wanted(const rows_t *rows, part_record_t *part_ptr)
 	       list_find_first(rows->part_filter, _same_ptr, part_ptr);
 }
 
-static list_t *_part_filter(const char *names)
+static list_t *_part_filter(const priority_factors_request_msg_t *req_msg)
 {
+	const char *names = req_msg ? req_msg->partitions : NULL;
 	list_t *filter;
 	char *copy, *tok, *save = NULL;
 
@@ -380,7 +378,7 @@ static int _add_entry(void *x, void *arg)
 
 static void _add_part(job_rows_t *j, part_record_t *part_ptr)
 {
-	list_t *qos_list = _qos_list(j->job_ptr);
+	list_t *qos_list = prism_job_qos_list(j->job_ptr);
 
 	j->part_ptr = part_ptr;
 	if (qos_list)
@@ -398,7 +396,7 @@ static void _add_job_rows(const job_record_t *job_ptr, rows_t *rows)
 	if (!_job_wanted(job_ptr, rows))
 		return;
 	j.multi_part = job_ptr->part_ptr_list != NULL;
-	j.one_entry = !j.multi_part && !_qos_list(job_ptr);
+	j.one_entry = !j.multi_part && !prism_job_qos_list(job_ptr);
 	if (!j.multi_part) {
 		if (job_ptr->part_ptr)
 			_add_part(&j, job_ptr->part_ptr);
@@ -494,7 +492,7 @@ static void _add_rows(rows_t *rows, uid_t uid)
 		(void) _add_listed(p.ring[i % RING], &arg);
 }
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_UID_ONLY
 extern list_t *prism_sprio_list(uid_t uid)
 {
 	rows_t rows = { .inst = prism_policy_get() };
@@ -512,22 +510,28 @@ extern list_t *prism_sprio_list(uid_t uid)
 extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
 				uid_t uid)
 {
+#if !PRISM_SPRIO_CALLER_LOCKS
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };
+#endif
 	rows_t rows = { .req_msg = req_msg, .inst = prism_policy_get() };
 
 	rows.own = prism_policy_own_columns(rows.inst);
 	prism_conf_get(&rows.conf);
+#if !PRISM_SPRIO_CALLER_LOCKS
 	lock_slurmctld(job_read_lock);
-	rows.part_filter = _part_filter(req_msg->partitions);
+#endif
+	rows.part_filter = _part_filter(req_msg);
 	if (*prism_ctl.job_list) {
 		rows.ret = list_create(_row_free);
 		_add_rows(&rows, uid);
 		if (!list_count(rows.ret))
 			FREE_NULL_LIST(rows.ret);
 	}
+#if !PRISM_SPRIO_CALLER_LOCKS
 	unlock_slurmctld(job_read_lock);
+#endif
 	FREE_NULL_LIST(rows.part_filter);
 	prism_policy_put(rows.inst);
 	return rows.ret;

@@ -9,7 +9,7 @@
 
 #include "ctl.h"
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_SPRIO_UID_ONLY
 /*
  * Build sprio's factor list: the rows of the jobs 'uid' may see, one per
  * entry of a job's priority array. Returns a list the caller frees, or
@@ -20,9 +20,11 @@
 extern list_t *prism_sprio_list(uid_t uid);
 #else
 /*
- * Build sprio's factor list for the jobs 'req_msg' selects that 'uid'
- * may see. Returns a list the caller frees, or NULL when there is none.
- * Takes the job read lock itself; call it inside slurmctld only.
+ * Build sprio's factor list for the jobs 'req_msg' selects (NULL: all;
+ * sprio filters itself) that 'uid' may see. Returns a list the caller
+ * frees, or NULL when there is none. Takes the job read lock itself
+ * unless the caller holds it (PRISM_SPRIO_CALLER_LOCKS); call it inside
+ * slurmctld only.
  */
 extern list_t *prism_sprio_list(priority_factors_request_msg_t *req_msg,
 				uid_t uid);

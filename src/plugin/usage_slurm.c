@@ -399,10 +399,10 @@ static slurmdb_qos_rec_t *_part_qos(const job_record_t *job_ptr)
 	return job_ptr->part_ptr->qos_ptr;
 }
 
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#if PRISM_QOS_USER_RUN_SECS
 /*
  * Release 'delta' run-seconds from what 'qos' counts for the job's
- * account and user (MaxTRESRunMinsPerAccount/PerUser; Slurm 24.11 keeps
+ * account and user (MaxTRESRunMinsPerAccount/PerUser; Slurm 24.05 keeps
  * these counters and the priority plugin drains them as it does the
  * QOS's own). Caller holds the assoc_mgr QOS write lock.
  */
@@ -442,8 +442,8 @@ static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 
 	if (!qos || !qos->usage)
 		return;
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
-	/* 24.11's multifactor leaves the run-seconds (and TRES usage) of
+#if PRISM_QOS_USER_RUN_SECS
+	/* 24.05's multifactor leaves the run-seconds (and TRES usage) of
 	 * the QOS of a job without association alone */
 	if (!job_ptr->assoc_ptr)
 		limits = false;
@@ -453,7 +453,7 @@ static void _charge_qos(const job_record_t *job_ptr, slurmdb_qos_rec_t *qos,
 				   qos->flags & QOS_FLAG_NO_DECAY, limits,
 				   TRES_ARRAY_ENERGY, uf);
 	_log_qos_underflow(job_ptr->job_id, qos, uf, n);
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#if PRISM_QOS_USER_RUN_SECS
 	if (limits)
 		_release_used_limits(job_ptr, qos, c->tres_run_delta, tres_cnt,
 				     uf);
@@ -730,7 +730,7 @@ static void _release(job_record_t *job_ptr, const uint64_t *delta,
 	for (int q = 0; q < 2; q++) {
 		if (!qos[q] || !qos[q]->usage)
 			continue;
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#if PRISM_QOS_USER_RUN_SECS
 		if (!job_ptr->assoc_ptr)
 			continue;
 #endif
@@ -738,7 +738,7 @@ static void _release(job_record_t *job_ptr, const uint64_t *delta,
 		n = prism_usage_rec_release(&rec, NULL, delta, tres_cnt,
 					    TRES_ARRAY_ENERGY, uf);
 		_log_qos_underflow(job_ptr->job_id, qos[q], uf, n);
-#if PRISM_SLURM_AT_LEAST(24, 11, 0)
+#if PRISM_QOS_USER_RUN_SECS
 		_release_used_limits(job_ptr, qos[q], delta, tres_cnt, uf);
 #endif
 	}
