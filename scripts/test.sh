@@ -17,6 +17,8 @@
 #    (scripts/root-suite.sh; Debian 13 with Slurm 24.11 on a Debian 12
 #    host, Debian 12 with Slurm 22.05 on a Debian 13 host): Prism built
 #    there, make check, the cluster tests of the drop-in and both policies;
+#  - Prism's plugin built against every SchedMD release in
+#    PRISM_SLURM_RELEASES (23.02 to 26.05; tests/build/test-release.sh);
 #  - the Debian package for each of the two Slurm releases (lintian-clean),
 #    each installed with apt-get into a clean root of its Debian release
 #    and started there (tests/package/test-install.sh).
@@ -39,6 +41,9 @@
 #                                    other one of bookworm and trixie)
 #        PRISM_SKIP_PACKAGE=1        skip building and installing the
 #                                    Debian packages
+#        PRISM_SKIP_RELEASES=1       skip the builds against SchedMD's releases
+#        PRISM_SLURM_RELEASES=DIR    their tarballs and SHA256SUMS (default
+#                                    ../shared/slurm-releases)
 #        PRISM_TEST_CLUSTERS=N       cluster tests at once (default 12)
 #        PRISM_TEST_CPU=N            CPU-bound steps at once (default 2)
 # The packages are left in ./packages/SUITE/.
@@ -232,6 +237,24 @@ if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
 fi
 [ -n "${PRISM_SKIP_FUZZ:-}" ] ||
 	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
+# every SchedMD release beside Debian's (PRISM_SLURM_RELEASES): the plugin
+# builds against each and exports what its loader asks for
+releases_dir=${PRISM_SLURM_RELEASES:-$top/../shared/slurm-releases}
+releases=()
+if [ -f "$releases_dir/SHA256SUMS" ]; then
+	mapfile -t releases < <(sed -n 's/^[0-9a-f]*  *\*\{0,1\}slurm-\([0-9.]*\)\.tar\.gz$/\1/p' \
+		"$releases_dir/SHA256SUMS")
+fi
+build_releases() {
+	if [ ${#releases[@]} -eq 0 ]; then
+		echo "FAIL: no Slurm release tarballs in $releases_dir (SHA256SUMS): set PRISM_SLURM_RELEASES"
+		return 1
+	fi
+	tests/build/test-release.sh "${releases[@]}"
+}
+[ -n "${PRISM_SKIP_RELEASES:-}" ] ||
+	sched_step "build against Slurm ${releases[0]:-?} to ${releases[-1]:-?}" cpu "build" \
+		360 build_releases
 # make install and make distcheck need the build only: make distcheck
 # builds and checks the tarball in its own directory, and make install's
 # "all" finds everything built
