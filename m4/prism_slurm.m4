@@ -112,6 +112,11 @@ AC_DEFUN([PRISM_SLURM_FEATURES], [
 	_PRISM_SLURM_PROBE([PRISM_HAVE_ASSOC_LFT],
 		[slurmdb_assoc_rec_t.lft], [],
 		[[slurmdb_assoc_rec_t a; (void) a.lft;]])
+	dnl (the harness's partitions)
+	_PRISM_SLURM_PROBE([PRISM_HAVE_PART_NODES_ORIG],
+		[part_record_t.max_nodes_orig], [],
+		[[part_record_t *p = NULL; (void) p->max_nodes_orig;]])
+
 	dnl A tree that answers none of the two priority-array shapes and
 	dnl has no per-job array either is not one the plugin knows.
 	AC_MSG_CHECKING([whether the tree has a per-partition priority array])

@@ -157,13 +157,28 @@ typedef struct listIterator list_itr_t;
 typedef struct job_details job_details_t;
 #endif
 
+/* the job's priority struct: part_prio, prio_mult from 24.11.7 and
+ * 25.05.1 (configure's probes, m4/prism_slurm.m4) */
+#ifdef PRISM_HAVE_JOB_PRIO_MULT
+#  define JOB_PRIO_MULT(j)	((j)->prio_mult)
+#else
+#  define JOB_PRIO_MULT(j)	((j)->part_prio)
+#endif
+
+/* the job of a sprio row: step_id from 26.05 */
+#ifdef PRISM_HAVE_FACTORS_STEP_ID
+#  define ROW_JOB_ID(obj)	((obj)->step_id.job_id)
+#else
+#  define ROW_JOB_ID(obj)	((obj)->job_id)
+#endif
+
 #if HARNESS_2411
 /* the weighted factors of a sprio row */
 #  define ROW_FACTORS(obj)	((obj)->prio_factors)
 #  define ROW_QOS(obj)		((obj)->qos)
 /* the job's priority array (NULL: none) and QOS list (NULL: one QOS) */
-#  define JOB_PRIO_ARRAY(j)	((j)->part_prio ? \
-				 (j)->part_prio->priority_array : NULL)
+#  define JOB_PRIO_ARRAY(j)	(JOB_PRIO_MULT(j) ? \
+				 JOB_PRIO_MULT(j)->priority_array : NULL)
 #  define JOB_QOS_LIST(j)	((j)->qos_list)
 #  define GET_FACTORS_LIST(uid)	priority_g_get_priority_factors_list(uid)
 #  define JOB_REASON_STRING(r)	job_state_reason_string(r)
@@ -241,10 +256,10 @@ static job_record_t *_job_record_new(void)
 static void _job_record_free_version(job_record_t *job_ptr)
 {
 #if HARNESS_2411
-	if (job_ptr->part_prio) {
-		xfree(job_ptr->part_prio->priority_array);
-		xfree(job_ptr->part_prio->priority_array_names);
-		xfree(job_ptr->part_prio);
+	if (JOB_PRIO_MULT(job_ptr)) {
+		xfree(JOB_PRIO_MULT(job_ptr)->priority_array);
+		xfree(JOB_PRIO_MULT(job_ptr)->priority_array_names);
+		xfree(JOB_PRIO_MULT(job_ptr));
 	}
 	slurm_destroy_priority_factors(job_ptr->prio_factors);
 	job_ptr->prio_factors = NULL;
@@ -272,8 +287,8 @@ static uint32_t _job_prio_array_size(const job_record_t *job_ptr)
 static const char *_job_prio_array_names(const job_record_t *job_ptr)
 {
 #if HARNESS_2411
-	return job_ptr->part_prio ? job_ptr->part_prio->priority_array_names :
-				    NULL;
+	return JOB_PRIO_MULT(job_ptr) ?
+	       JOB_PRIO_MULT(job_ptr)->priority_array_names : NULL;
 #else
 	return NULL;
 #endif
@@ -2352,8 +2367,10 @@ static void _build_assoc_mgr(void)
 
 		slurmdb_init_assoc_rec(rec, 0);
 		rec->id = a->id;
+#ifdef PRISM_HAVE_ASSOC_LFT
 		rec->lft = a->lft;
 		rec->rgt = a->rgt;
+#endif
 		rec->cluster = xstrdup(slurm_conf.cluster_name);
 		rec->acct = xstrdup(a->acct);
 		rec->user = xstrdup(a->user);
@@ -2487,8 +2504,10 @@ static void _move_account(void)
 		rec->id = w->id;
 		rec->cluster = xstrdup(slurm_conf.cluster_name);
 		rec->acct = xstrdup(w->acct);
+#ifdef PRISM_HAVE_ASSOC_LFT
 		rec->lft = w->lft;
 		rec->rgt = w->rgt;
+#endif
 		if (w == a) {
 			rec->parent_id = p->id;
 			rec->parent_acct = xstrdup(p->acct);
@@ -2537,9 +2556,11 @@ static void _build_parts(void)
 		part_ptr->total_nodes = p->nodes;
 		part_ptr->total_cpus = p->cpus;
 		part_ptr->max_nodes = INFINITE;
-		part_ptr->max_nodes_orig = INFINITE;
 		part_ptr->min_nodes = 1;
+#ifdef PRISM_HAVE_PART_NODES_ORIG
+		part_ptr->max_nodes_orig = INFINITE;
 		part_ptr->min_nodes_orig = 1;
+#endif
 		part_ptr->max_time = p->max_time;
 		part_ptr->default_time = NO_VAL;
 		part_ptr->max_cpus_per_node = INFINITE;
@@ -2863,7 +2884,8 @@ static void _job_begin_limits(job_record_t *job_ptr)
 static void _load_jobs(time_t now)
 {
 	slurmctld_lock_t job_write = {
-		READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK
+		.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+		.part = READ_LOCK, .fed = READ_LOCK
 	};
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 				   .tres = READ_LOCK };
@@ -2898,7 +2920,8 @@ static void _load_jobs(time_t now)
 static void _set_priorities(void)
 {
 	slurmctld_lock_t submit_lock = {
-		READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK
+		.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+		.part = READ_LOCK, .fed = READ_LOCK
 	};
 	list_itr_t *itr;
 	job_record_t *job_ptr;
@@ -2994,8 +3017,7 @@ static int _cmp_part_name(void *x, void *y)
 static void _report_world(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	slurmctld_lock_t part_read = { NO_LOCK, NO_LOCK, NO_LOCK, READ_LOCK,
-				       NO_LOCK };
+	slurmctld_lock_t part_read = { .part = READ_LOCK };
 	list_itr_t *itr;
 	slurmdb_qos_rec_t *qos;
 	slurmdb_assoc_rec_t *assoc;
@@ -3195,8 +3217,8 @@ static void _report_part_entries(job_rows_t *jr, part_record_t *part_ptr)
  */
 static void _report_jobs(void)
 {
-	slurmctld_lock_t job_read = { READ_LOCK, READ_LOCK, NO_LOCK,
-				      READ_LOCK, NO_LOCK };
+	slurmctld_lock_t job_read = { .conf = READ_LOCK, .job = READ_LOCK,
+				      .part = READ_LOCK };
 	assoc_mgr_lock_t qos_read = { .qos = READ_LOCK };
 	list_t *rows = list_create(_free_row);
 	list_itr_t *itr;
@@ -3271,7 +3293,7 @@ static char *_factors_line(priority_factors_object_t *obj)
 	char *line = NULL, *sep = "";
 	uint32_t i;
 
-	xstrfmtcat(line, "factors %u part=%s%s user=%u", obj->job_id,
+	xstrfmtcat(line, "factors %u part=%s%s user=%u", ROW_JOB_ID(obj),
 		   obj->partition ? obj->partition : "-",
 		   _qos_field(ROW_QOS(obj)), obj->user_id);
 #if HARNESS_2411
@@ -3352,7 +3374,7 @@ static void _factors_row(priority_factors_object_t *obj, void *arg)
 	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
 
 	assoc_mgr_lock(&tres_read);
-	_add_row(arg, obj->job_id, obj->partition,
+	_add_row(arg, ROW_JOB_ID(obj), obj->partition,
 		 ROW_QOS(obj), _factors_line(obj));
 	assoc_mgr_unlock(&tres_read);
 }
