@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli_release.h"
 #include "prism_cli.h"
 #include "prism_file.h"
 #include "prism_params.h"
@@ -474,7 +475,7 @@ extern int cli_check(int argc, char **argv)
 	int forced = -1;	/* --gridengine, --moab: the file's policy */
 	char path[PRISM_PARAMS_MAX + 64];
 	prism_params_t params;
-	int c, rc;
+	int c, rc, rel;
 
 	opterr = 0;
 	optind = 1;
@@ -527,6 +528,10 @@ extern int cli_check(int argc, char **argv)
 	}
 	/* multifactor: slurm.conf's own priority settings */
 	if (!cli_policy_find(params.policy)->reads_file)
-		return cli_check_multifactor(_slurm_conf_path(conf_opt));
-	return _check_file(params.policy, file ? file : path);
+		rc = cli_check_multifactor(_slurm_conf_path(conf_opt));
+	else
+		rc = _check_file(params.policy, file ? file : path);
+	/* the slurmctld here would refuse a plugin of another release */
+	rel = cli_release_check_installed();
+	return rc ? rc : rel;
 }

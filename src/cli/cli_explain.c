@@ -25,6 +25,7 @@
 
 #include <slurm/slurm_errno.h>
 
+#include "cli_release.h"
 #include "prism_cli.h"
 #include "prism_file.h"
 #include "prism_params.h"
@@ -107,6 +108,7 @@ static int _load_conf(cli_records_t *r)
 			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
+	cli_release_warn_running(r->conf->version);
 	return CLI_OK;
 }
 

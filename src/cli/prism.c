@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_release.h"
 #include "prism_cli.h"
 
 #ifndef PRISM_VERSION
@@ -194,10 +195,8 @@ int main(int argc, char **argv)
 		if (argc > 2)
 			return cli_usage_error("unexpected argument '%s'",
 					    argv[2]);
-		printf("prism %s (built for Slurm %u.%02u.%u)\n", PRISM_VERSION,
-		       SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
-		       SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
-		       SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+		printf("prism %s (built for Slurm %s)\n", PRISM_VERSION,
+		       cli_release_built());
 		return CLI_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

@@ -238,6 +238,24 @@ has "$tmp/out" "$tmp/next/prism.conf: OK (policy=moab)" \
 	"prism.conf next to slurm.conf is OK"
 run check --slurm-conf="$tmp/next/slurm.conf"
 expect 0 "check --slurm-conf=FILE"
+# the release the plugin was built for, against the slurmctld installed
+if grep -q "^priority_prism.so: built for Slurm $slurm_ver" "$tmp/out"; then
+	ok "check names the release the plugin was built for ($slurm_ver)"
+else
+	ko "check does not name the release $slurm_ver:"
+	sed 's/^/  | /' "$tmp/out" | tail -5
+fi
+printf '#!/bin/sh\necho "slurm 99.11.1"\n' >"$tmp/ctld-other"
+printf '#!/bin/sh\necho "slurm-wlm %s"\n' "$slurm_ver" >"$tmp/ctld-same"
+chmod +x "$tmp/ctld-other" "$tmp/ctld-same"
+PRISM_SLURMCTLD="$tmp/ctld-other" run check --slurm-conf "$tmp/next/slurm.conf"
+expect 1 "check when the slurmctld installed is another release than the plugin's"
+has "$tmp/err" "prism: error: $tmp/ctld-other is Slurm 99.11.1, but priority_prism.so was built for Slurm $slurm_ver: slurmctld refuses to load it (a plugin loads only into the release it was built for); install Prism built for Slurm 99.11.1" \
+	"check says slurmctld would refuse the plugin"
+PRISM_SLURMCTLD="$tmp/ctld-same" run check --slurm-conf "$tmp/next/slurm.conf"
+expect 0 "check when the slurmctld installed is the plugin's release"
+has "$tmp/out" "priority_prism.so: built for Slurm $slurm_ver, the release of $tmp/ctld-same" \
+	"check says the installed slurmctld is the plugin's release"
 SLURM_CONF="$tmp/next/slurm.conf" run check
 expect 0 "check with \$SLURM_CONF"
 has "$tmp/out" "$tmp/next/prism.conf: OK (policy=moab)" \
@@ -589,7 +607,9 @@ sconf "$tmp/etc" "PriorityParameters=policy=moab"
 {
 	echo '$ prism check'
 	"$P" check --slurm-conf "$tmp/etc/slurm.conf" 2>&1
-} | sed "s|$tmp/etc/|/etc/slurm/|g" >"$tmp/want-check"
+} | sed -e "s|$tmp/etc/|/etc/slurm/|g" \
+	-e "s|^\(priority_prism.so: built for Slurm\) $slurm_ver, the release of .*|\1 24.11.5, the release of /usr/sbin/slurmctld|" \
+	>"$tmp/want-check"
 same_as_page '$ prism check' "$tmp/want-check" "the output for $example"
 cmd='$ prism convert /opt/moab/etc/moab.cfg > /etc/slurm/prism.conf'
 {
