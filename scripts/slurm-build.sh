@@ -7,6 +7,7 @@
 #        scripts/slurm-build.sh VERSION path
 #        scripts/slurm-build.sh VERSION tree
 #        scripts/slurm-build.sh VERSION run [RUN-OPTIONS] -- CMD [ARGS...]
+#        scripts/slurm-build.sh VERSION verify
 #        scripts/slurm-build.sh VERSION smoke
 #        scripts/slurm-build.sh -h
 #
@@ -35,6 +36,7 @@
 #         -- CMD, holding a shared lock so that no rebuild removes the
 #         overlay meanwhile. What CMD changes stays in the overlay (the
 #         cache), as with debian-root.sh's --overlay.
+# verify  the checks of ensure again, on a finished build
 # smoke   start munged and slurmctld (a minimal slurm.conf, no slurmdbd)
 #         briefly in the overlay, print what they said, stop them; all of
 #         it under a temporary directory that is removed afterwards
@@ -192,7 +194,7 @@ check_features() {
 	grep -q "^WITH_MUNGE_TRUE=''" "$t/config.log" || missing+=(munge)
 	grep -q "^WITH_MYSQL_TRUE=''" "$t/config.log" || missing+=(WITH_MYSQL)
 	# what configure said about them
-	grep -E '^checking for (munge|mysql|mariadb|http[_ ]parser|llhttp|json|json-c)' \
+	grep -E '^checking for (munge|mysql|mariadb|http[-_ ]parser|llhttp|json|json-c)' \
 		"$logdir/configure.log" || true
 	grep -E '^#define (HAVE_MYSQL|HAVE_HTTP_PARSER|HAVE_JSON[A-Z_]*) ' "$t/config.h"
 	grep -E "^WITH_(MUNGE|MYSQL|HTTP_PARSER|LIBHTTP_PARSER|LLHTTP_PARSER|JSON_PARSER)_TRUE=" \
@@ -218,9 +220,20 @@ verify() {
 		out=$(slurmctld -V)
 		echo "slurmctld -V: $out"
 		[ "$out" = "slurm $v" ] || { echo "expected: slurm $v"; exit 1; }
+		# the commands read a configuration before --version (without one
+		# they look for DNS SRV records): a minimal one, removed after
+		d=$(mktemp -d /tmp/prism-verify.XXXXXX)
+		trap "rm -rf $d" EXIT
+		printf "ClusterName=verify\nSlurmctldHost=localhost\n" >"$d/slurm.conf"
+		printf "DbdHost=localhost\nSlurmUser=root\nStorageType=accounting_storage/mysql\n" \
+			>"$d/slurmdbd.conf"
+		chmod 600 "$d/slurmdbd.conf"
+		export SLURM_CONF=$d/slurm.conf
 		for c in "slurmd -V" "slurmdbd -V" "sprio --version" "sshare --version" \
 			"sacctmgr --version" "scontrol --version" "sbatch --version"; do
-			echo "$c: $($c)"
+			out=$($c) || { echo "$c failed"; exit 1; }
+			echo "$c: $out"
+			[ "$out" = "slurm $v" ] || { echo "expected: slurm $v"; exit 1; }
 		done
 		for f in $lib/slurm/priority_multifactor.so \
 			$lib/slurm/accounting_storage_mysql.so \
@@ -233,9 +246,18 @@ verify() {
 			ls -lL "$f"
 		done
 		echo "plugins in $lib/slurm: $(ls $lib/slurm/*.so | wc -l)"
-		which slurmctld slurmd slurmdbd sprio sshare sacctmgr
-		echo "dpkg -l | grep slurm: $(dpkg -l | grep -ci slurm) lines"
+		command -v slurmctld slurmd slurmdbd sprio sshare sacctmgr
+		echo "dpkg -l | grep slurm: $(dpkg -l | grep -ci slurm || true) lines"
 		ldd /usr/sbin/slurmctld | grep -i slurm' "$version" "$libdir"
+}
+
+# cmd_verify: the checks again, on a finished build
+cmd_verify() {
+	[ "$(id -u)" -eq 0 ] || die "verify needs root"
+	need_ready
+	lock -s
+	timed verify verify || die "the installed Slurm does not look right"
+	sed 's/^/  /' "$logdir/verify.log" >&2
 }
 
 cmd_ensure() {
@@ -414,7 +436,8 @@ main() {
 	tree) [ $# -eq 0 ] || die "tree takes no arguments"; echo "$overlay/upper$tree_in" ;;
 	run) cmd_run "$@" ;;
 	smoke) [ $# -eq 0 ] || die "smoke takes no arguments"; cmd_smoke ;;
-	*) die "unknown command '$cmd' (ensure, path, tree, run, smoke; -h for help)" ;;
+	verify) [ $# -eq 0 ] || die "verify takes no arguments"; cmd_verify ;;
+	*) die "unknown command '$cmd' (ensure, path, tree, run, verify, smoke; -h for help)" ;;
 	esac
 }
 
