@@ -344,25 +344,28 @@ cmd_smoke() {
 			rm -rf "$d"
 		}
 		trap stop EXIT
-		mkdir -p "$d"/{munge,state,log}
-		chown munge:munge "$d/munge"
-		chmod 700 "$d/munge"
-		dd if=/dev/urandom of="$d/munge/munge.key" bs=1 count=1024 status=none
-		chown munge:munge "$d/munge/munge.key"
-		chmod 400 "$d/munge/munge.key"
+		chmod 755 "$d"	# munged (user munge) must reach its files
+		mkdir -p "$d"/{munge/key,munge/run,munge/lib,state,log}
+		chown munge:munge "$d"/munge/{key,run,lib}
+		chmod 700 "$d/munge/key" "$d/munge/lib"
+		chmod 755 "$d/munge/run"	# munged wants the socket reachable by all
+		dd if=/dev/urandom of="$d/munge/key/munge.key" bs=1 count=1024 status=none
+		chown munge:munge "$d/munge/key/munge.key"
+		chmod 400 "$d/munge/key/munge.key"
 		setpriv --reuid=munge --regid=munge --init-groups -- \
-			/usr/sbin/munged --foreground --socket="$d/munge/socket" \
-			--key-file="$d/munge/munge.key" --pid-file="$d/munge/pid" \
-			--seed-file="$d/munge/seed" --log-file="$d/munge/log" \
+			/usr/sbin/munged --foreground --socket="$d/munge/run/socket" \
+			--key-file="$d/munge/key/munge.key" --pid-file="$d/munge/run/pid" \
+			--seed-file="$d/munge/lib/seed" --log-file="$d/munge/lib/log" \
 			</dev/null >"$d/log/munged.out" 2>&1 &
 		munged_pid=$!
 		for _ in $(seq 50); do
-			munge -n --socket="$d/munge/socket" 2>/dev/null |
-				unmunge --socket="$d/munge/socket" >/dev/null 2>&1 && break
+			munge -n --socket="$d/munge/run/socket" 2>/dev/null |
+				unmunge --socket="$d/munge/run/socket" >/dev/null 2>&1 && break
 			sleep 0.1
 		done
-		munge -n --socket="$d/munge/socket" | unmunge --socket="$d/munge/socket" |
-			grep STATUS
+		echo "== munge -n | unmunge"
+		munge -n --socket="$d/munge/run/socket" | unmunge --socket="$d/munge/run/socket" |
+			grep STATUS || { cat "$d/log/munged.out" "$d/munge/lib/log"; exit 1; }
 		host=$(uname -n)
 		host=${host%%.*}
 		cat >"$d/slurm.conf" <<EOF
@@ -372,7 +375,7 @@ SlurmctldPort=16817
 SlurmdPort=16818
 SlurmUser=root
 AuthType=auth/munge
-AuthInfo=socket=$d/munge/socket
+AuthInfo=socket=$d/munge/run/socket
 CredType=cred/munge
 StateSaveLocation=$d/state
 SlurmctldPidFile=$d/slurmctld.pid
@@ -383,8 +386,8 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 SelectType=select/cons_tres
+MailProg=/bin/true
 PriorityType=priority/multifactor
-PriorityWeightAge=1000
 NodeName=node1 NodeAddr=127.0.0.2 CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=node1 Default=YES State=UP
 EOF
@@ -406,7 +409,10 @@ EOF
 			echo "== sshare"; sshare || true
 		fi
 		echo "== slurmctld.log"; cat "$d/log/slurmctld.log" 2>/dev/null || true
-		echo "== slurmctld stdout/stderr"; cat "$d/log/slurmctld.out"
+		# (with -D it writes its log to stderr too: only what the log lacks)
+		echo "== slurmctld stderr, lines not in its log"
+		grep -vxF -f "$d/log/slurmctld.log" "$d/log/slurmctld.out" 2>/dev/null ||
+			true
 		[ -n "$up" ]'
 }
 
