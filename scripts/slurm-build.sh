@@ -26,16 +26,20 @@
 #         marker written only when every step succeeded makes later calls
 #         skip the work; an incomplete cache is redone from scratch. Prints
 #         the overlay directory (as path does).
-# path    print the overlay directory: scripts/debian-root.sh trixie run
+# path    print the overlay directory (fails unless built):
+#         scripts/debian-root.sh trixie run
 #         --overlay "$(scripts/slurm-build.sh VERSION path)" -- CMD runs CMD
 #         in a root where that Slurm is installed
 # tree    print the configured and built source tree as seen from the host
-#         (inside the overlay it is /usr/src/slurm-VERSION): config.h,
-#         slurm/*.h, src/slurmctld/*.h, objects such as src/slurmctld/locks.o
+#         (fails unless built; inside the overlay it is
+#         /usr/src/slurm-VERSION): config.h, slurm/*.h, src/slurmctld/*.h,
+#         objects such as src/slurmctld/locks.o
 # run     scripts/debian-root.sh trixie run --overlay OVERLAY [RUN-OPTIONS]
-#         -- CMD, holding a shared lock so that no rebuild removes the
-#         overlay meanwhile. What CMD changes stays in the overlay (the
-#         cache), as with debian-root.sh's --overlay.
+#         -- CMD, holding this version's lock: no rebuild removes the
+#         overlay meanwhile, and no second run, verify or smoke mounts the
+#         same upper layer at the same time (overlayfs does not allow it).
+#         What CMD changes stays in the overlay (the cache), as with
+#         debian-root.sh's --overlay.
 # verify  the checks of ensure again, on a finished build
 # smoke   start munged and slurmctld (a minimal slurm.conf, no slurmdbd)
 #         briefly in the overlay, print what they said, stop them; all of
@@ -53,7 +57,8 @@
 # Cache:  CACHE/VERSION/overlay     the overlay (upper, work, merged)
 #         CACHE/VERSION/log         one log per step
 #         CACHE/VERSION/.prism-slurm-build-ready   the marker
-#         CACHE/.VERSION.lock       the lock (exclusive to build, shared to use)
+#         CACHE/.VERSION.lock       the lock: exclusive to build and to mount
+#                                   the overlay (run, verify, smoke)
 #
 # Run as root. The trixie root itself is never changed (debian-root.sh
 # trixie ensure makes it if missing).
@@ -255,7 +260,7 @@ verify() {
 cmd_verify() {
 	[ "$(id -u)" -eq 0 ] || die "verify needs root"
 	need_ready
-	lock -s
+	lock -x
 	timed verify verify || die "the installed Slurm does not look right"
 	sed 's/^/  /' "$logdir/verify.log" >&2
 }
@@ -318,7 +323,7 @@ need_ready() {
 cmd_run() {
 	[ "$(id -u)" -eq 0 ] || die "run needs root"
 	need_ready
-	lock -s
+	lock -x
 	need_ready
 	# the lock (fd 8) stays open in what runs, and so held until it ends
 	exec "$root_sh" "$suite" run --overlay "$overlay" "$@"
@@ -328,7 +333,7 @@ cmd_run() {
 cmd_smoke() {
 	[ "$(id -u)" -eq 0 ] || die "smoke needs root"
 	need_ready
-	lock -s
+	lock -x
 	"$root_sh" "$suite" run --overlay "$overlay" -- bash -c '
 		set -euo pipefail
 		d=$(mktemp -d /tmp/prism-smoke.XXXXXX)
@@ -438,8 +443,8 @@ main() {
 	[ $# -eq 0 ] || shift
 	case $cmd in
 	ensure) [ $# -eq 0 ] || die "ensure takes no arguments"; cmd_ensure ;;
-	path) [ $# -eq 0 ] || die "path takes no arguments"; echo "$overlay" ;;
-	tree) [ $# -eq 0 ] || die "tree takes no arguments"; echo "$overlay/upper$tree_in" ;;
+	path) [ $# -eq 0 ] || die "path takes no arguments"; need_ready; echo "$overlay" ;;
+	tree) [ $# -eq 0 ] || die "tree takes no arguments"; need_ready; echo "$overlay/upper$tree_in" ;;
 	run) cmd_run "$@" ;;
 	smoke) [ $# -eq 0 ] || die "smoke takes no arguments"; cmd_smoke ;;
 	verify) [ $# -eq 0 ] || die "verify takes no arguments"; cmd_verify ;;
