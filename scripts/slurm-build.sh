@@ -15,7 +15,9 @@
 #         SHA256SUMS; in a fresh overlay of the trixie root install the
 #         build dependencies (the only step with the host's network),
 #         purge every Debian Slurm package (dpkg -l | grep slurm; munge,
-#         mariadb, the build tools, check, ... stay), unpack the tarball at
+#         mariadb, the build tools, check, ... stay; the slurm user and
+#         group, which the purge deletes, are made again as they were),
+#         unpack the tarball at
 #         /usr/src/slurm-VERSION, ./configure --prefix=/usr
 #         --sysconfdir=/etc/slurm --libdir=/usr/lib/x86_64-linux-gnu
 #         (fails unless munge, mysql, http-parser and json support were
@@ -168,7 +170,13 @@ purge_debian_slurm() {
 				rm -rf "$d"
 			fi
 		done
-		echo "no Slurm package left"' "${apt_opts[@]}"
+		echo "no Slurm package left"
+		# their purge deletes the slurm user and group (the reserved ids
+		# 64030); the root keeps them, as a site has them
+		getent group slurm >/dev/null || groupadd --system --gid 64030 slurm
+		getent passwd slurm >/dev/null || useradd --system --uid 64030 \
+			--gid slurm --home-dir /nonexistent --shell /usr/sbin/nologin slurm
+		getent passwd slurm' "${apt_opts[@]}"
 }
 
 unpack() {
