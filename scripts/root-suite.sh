@@ -30,7 +30,16 @@
 #          /build/bench until the next bench (not a test: see
 #          tests/bench/README)
 #
+# SUITE slurm-VERSION (e.g. slurm-25.11.7): SchedMD's release VERSION
+#          built from its tarball in an overlay of the Debian 13 root
+#          (scripts/slurm-build.sh, cached), Debian's Slurm purged there:
+#          build, check and cluster run against that slurmctld, as a
+#          site that builds Slurm itself has it; the copy of the repository
+#          lives on the host (PRISM_SLURM_BUILD_CACHE/VERSION/suite) and
+#          is bound at /build/release. No package (Debian's releases only).
+#
 # Env:   PRISM_ROOT_CACHE  (debian-root.sh) where the roots are kept
+#        PRISM_SLURM_BUILD_CACHE, PRISM_SLURM_RELEASES  (slurm-build.sh)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +52,25 @@ suite=$1
 what=$2
 shift 2
 src=/build/suite		# the copy, inside the root
+release=
+case $suite in
+slurm-[0-9]*)
+	release=${suite#slurm-}
+	build_sh=$top/scripts/slurm-build.sh
+	src=/build/release
+	# the copy, on the host, bound at $src
+	host_src=${PRISM_SLURM_BUILD_CACHE:-/var/cache/prism/slurm-build}/$release/suite
+	;;
+esac
+
+# root_run [RUN-OPTIONS] -- CMD: CMD in the root (or the release's overlay)
+root_run() {
+	if [ -n "$release" ]; then
+		"$build_sh" "$release" run --bind "$host_src:$src" "$@"
+	else
+		"$root_sh" "$suite" run "$@"
+	fi
+}
 
 # run_in [--host-net] -- CMD: CMD in the root, in the copy
 run_in() {
@@ -51,29 +79,46 @@ run_in() {
 		net=(--host-net)
 		shift
 	fi
-	"$root_sh" "$suite" run "${net[@]}" -- bash -c "cd $src && $*"
+	root_run "${net[@]}" -- bash -c "cd $src && $*"
+}
+
+# the directory, on the host, that is $src in the root
+src_on_host() {
+	if [ -n "$release" ]; then
+		echo "$host_src"
+	else
+		echo "$("$root_sh" "$suite" path)$src"
+	fi
 }
 
 copy() {
 	local dir
-	dir=$("$root_sh" "$suite" path)
+	dir=$(src_on_host)
 	git -C "$top" rev-parse --git-dir >/dev/null 2>&1 ||
 		die "$top is not a git checkout: cannot tell its files from the host's build"
-	rm -rf "$dir$src"
-	mkdir -p "$dir$src"
+	rm -rf "$dir"
+	mkdir -p "$dir"
 	(cd "$top" && git ls-files -z | tar --null -T - -cf -) |
-		tar -xf - -C "$dir$src"
-	log "copied $(git -C "$top" ls-files | wc -l) files into $dir$src"
+		tar -xf - -C "$dir"
+	log "copied $(git -C "$top" ls-files | wc -l) files into $dir"
 }
 
 build() {
-	"$root_sh" "$suite" ensure
-	copy
-	# the tree of the root's slurmctld, cached in the root
-	run_in --host-net 'scripts/slurm-source.sh >/tmp/slurm-source.log 2>&1 ||
-		{ cat /tmp/slurm-source.log; exit 1; }; tail -n 1 /tmp/slurm-source.log' |
-		tail -n 1 >"$("$root_sh" "$suite" path)/build/slurm-tree"
-	tree=$(cat "$("$root_sh" "$suite" path)/build/slurm-tree")
+	local tree
+	if [ -n "$release" ]; then
+		"$build_sh" "$release" ensure >/dev/null
+		copy
+		# the tree the release was built from, in the overlay
+		tree=/usr/src/slurm-$release
+	else
+		"$root_sh" "$suite" ensure
+		copy
+		# the tree of the root's slurmctld, cached in the root
+		run_in --host-net 'scripts/slurm-source.sh >/tmp/slurm-source.log 2>&1 ||
+			{ cat /tmp/slurm-source.log; exit 1; }; tail -n 1 /tmp/slurm-source.log' |
+			tail -n 1 >"$("$root_sh" "$suite" path)/build/slurm-tree"
+		tree=$(cat "$("$root_sh" "$suite" path)/build/slurm-tree")
+	fi
 	[ -n "$tree" ] || die "no Slurm source tree in the root"
 	log "Slurm tree in the root: $tree"
 	run_in "autoreconf -fi >/tmp/autoreconf.log 2>&1 ||
@@ -92,7 +137,7 @@ check() {
 		exit $rc'
 	# the comparison again on a world where 10% of the jobs ask for
 	# several QOS (Slurm 24.11 and later: sbatch --qos=a,b)
-	if "$root_sh" "$suite" run -- slurmctld -V | grep -q ' 2[4-9]\.'; then
+	if root_run -- slurmctld -V | grep -q ' 2[4-9]\.'; then
 		log "the fake-controller comparison with multi-QOS jobs"
 		run_in 'env top_srcdir=. top_builddir=. COMPARE_MULTIQOS=10 \
 			sh tests/harness/test-compare.sh'
@@ -107,6 +152,8 @@ cluster() {
 
 package() {
 	local out=${1:?package needs an output directory} dir deb
+	[ -z "$release" ] ||
+		die "no package for $suite: the packages are for Debian's Slurm releases"
 	dir=$("$root_sh" "$suite" path)
 	rm -rf "$dir/build/packages"
 	run_in "env DEB_BUILD_OPTIONS=nocheck scripts/package.sh \
