@@ -387,6 +387,19 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 
 	if (!assoc || !assoc->usage)
 		return 0.0;
+#ifdef PRISM_STORE_FS_FACTOR
+	/*
+	 * From 25.11 on, as multifactor there: the factor stored in the
+	 * job's own association, set with its effective usage when that is
+	 * not set this pass (a FairShare=parent user's too, from its
+	 * parent's), else as stored last.
+	 */
+	if (!(conf->flags & PRISM_F_FAIR_TREE)) {
+		if (fuzzy_equal(assoc->usage->usage_efctv, NO_VAL))
+			prism_fs_set_assoc_usage(assoc, conf->flags);
+		return assoc->usage->fs_factor;
+	}
+#endif
 	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
 	    assoc->usage->fs_assoc_ptr)
 		fs_assoc = assoc->usage->fs_assoc_ptr;
