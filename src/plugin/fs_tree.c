@@ -255,12 +255,9 @@ extern void prism_fs_tree_fini(void)
  * Classic fair-share's factor of 'assoc', kept in the association where
  * the release has no priority_p_calc_fs_factor (25.11 on): slurmctld's
  * usage_thres check and sshare's FairShare column read it there. Stored
- * whenever an association's effective usage is set, which covers every
- * reader: a user's is marked NO_VAL each pass and set again (with its
- * factor) by the first job or sshare that needs it. (Multifactor also
- * stores it for every job's association after each pass, from the same
- * effective usage: nothing a reader sees differs, and Prism skips that
- * walk over every job.)
+ * whenever an association's effective usage is set, and for every job's
+ * association after each pass (prism_fs_store_job_factor()), as
+ * multifactor does: 0 where the effective usage is not set this pass.
  */
 static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
 {
@@ -276,6 +273,12 @@ static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
 			fs_assoc->usage->usage_efctv,
 			fs_assoc->usage->shares_norm,
 			slurm_conf.fs_dampening_factor);
+}
+
+extern void prism_fs_store_job_factor(job_record_t *job_ptr)
+{
+	if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage)
+		_store_fs_factor(job_ptr->assoc_ptr);
 }
 #endif
 

@@ -35,6 +35,16 @@ extern void prism_fs_tree_fini(void);
 extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 				     uint32_t flags);
 
+#ifdef PRISM_STORE_FS_FACTOR
+/*
+ * Store classic fair-share's factor in the association of 'job_ptr' from
+ * its effective usage as it is (0 when not set this pass), as multifactor
+ * does for every job after each classic pass from 25.11 on. Caller holds
+ * the assoc_mgr assoc write lock.
+ */
+extern void prism_fs_store_job_factor(job_record_t *job_ptr);
+#endif
+
 /*
  * Normalise the shares of every association again (after a switch
  * between Fair Tree and the classic algorithm, which normalise them

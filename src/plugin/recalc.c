@@ -146,6 +146,15 @@ static const step_t charge_and_set = { _charge_and_set, CHARGE_LOCKS, true };
 static const step_t charge_only = { _charge_only, CHARGE_LOCKS, true };
 static const step_t set_fair_tree = {
 	_set_priority, { .assoc = READ_LOCK, .qos = READ_LOCK }, false };
+#ifdef PRISM_STORE_FS_FACTOR
+static void _store_fs_factor(job_record_t *job_ptr, pass_t *pass)
+{
+	prism_fs_store_job_factor(job_ptr);
+}
+
+static const step_t store_fs_factor = {
+	_store_fs_factor, { .assoc = WRITE_LOCK }, false };
+#endif
 
 static int64_t _usec_since(const struct timespec *t0)
 {
@@ -378,6 +387,12 @@ static void _pass(void)
 		if (pass.p.decayed)
 			_walk_jobs(&charge_and_set, &pass);
 	}
+#ifdef PRISM_STORE_FS_FACTOR
+	/* classic fair-share's factor where sshare and the usage_thres
+	 * check read it, for every job's association (25.11 on) */
+	if (pass.with_dbd && !(pass.p.conf.flags & PRISM_F_FAIR_TREE))
+		_walk_jobs(&store_fs_factor, &pass);
+#endif
 	prism_policy_pass_end(pass.inst, &pass.p);
 	prism_policy_put(pass.inst);
 	log_flag(PRIO, "%s: pass done in %u slices, %u priorities changed",
