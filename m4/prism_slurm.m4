@@ -138,3 +138,36 @@ AC_DEFUN([PRISM_SLURM_FEATURES], [
 	CFLAGS=$prism_save_CFLAGS
 	PRISM_SLURM_DEFS=$prism_probe_defs
 ])
+
+dnl _PRISM_CLI_PROBE(MACRO, WHAT, BODY): compile BODY against the public
+dnl <slurm/slurm.h> the command builds with; add -DMACRO when it compiles.
+AC_DEFUN([_PRISM_CLI_PROBE], [
+	AC_MSG_CHECKING([whether <slurm/slurm.h> has $2])
+	AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <slurm/slurm.h>]], [$3])],
+		[AC_MSG_RESULT([yes])
+		 PRISM_CLI_DEFS="$PRISM_CLI_DEFS -D$1"],
+		[AC_MSG_RESULT([no])])
+])
+
+dnl PRISM_SLURM_CLI_FEATURES: the prism command's probes (PRISM_CLI_DEFS).
+AC_DEFUN([PRISM_SLURM_CLI_FEATURES], [
+	prism_save_CFLAGS=$CFLAGS
+	CFLAGS="$CFLAGS -Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion"
+	_PRISM_CLI_PROBE([PRISM_CLI_HAVE_LIST_T], [list_t],
+		[[list_t *l = NULL; list_itr_t *i = NULL; (void) l; (void) i;]])
+	_PRISM_CLI_PROBE([PRISM_CLI_HAVE_ROW_FACTORS],
+		[sprio rows pointing to their factors, with account and QOS],
+		[[priority_factors_object_t o; (void) o.prio_factors->priority_fs;
+		  (void) o.qos;]])
+	_PRISM_CLI_PROBE([PRISM_CLI_HAVE_ROW_STEP_ID],
+		[sprio rows naming their job by step_id],
+		[[priority_factors_object_t o; (void) o.step_id.job_id;]])
+	_PRISM_CLI_PROBE([PRISM_CLI_HAVE_LOAD_PRIO_FLAGS],
+		[slurm_load_job_prio(RESP, FLAGS) (sprio filters in the client)],
+		[[priority_factors_response_msg_t *r = NULL;
+		  (void) slurm_load_job_prio(&r, (uint16_t) 0);]])
+	_PRISM_CLI_PROBE([PRISM_CLI_HAVE_FREE_CONF],
+		[slurm_free_conf (slurm_free_ctl_conf before 26.05)],
+		[[slurm_free_conf(NULL);]])
+	CFLAGS=$prism_save_CFLAGS
+])

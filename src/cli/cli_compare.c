@@ -72,7 +72,7 @@ static const priority_factors_object_t *_row(const cli_records_t *r,
 	for (uint32_t i = 0; i < r->factor_cnt; i++) {
 		const priority_factors_object_t *f = r->factors[i];
 
-		if (f->job_id == id &&
+		if (CLI_ROW_JOB_ID(f) == id &&
 		    (!part || (f->partition && !strcmp(f->partition, part))))
 			return f;
 	}
@@ -91,7 +91,7 @@ static void _rows(const cli_records_t *r, uint32_t a, uint32_t b,
 		const priority_factors_object_t *f = r->factors[i];
 		const priority_factors_object_t *g;
 
-		if (f->job_id != a || !f->partition)
+		if (CLI_ROW_JOB_ID(f) != a || !f->partition)
 			continue;
 		g = _row(r, b, f->partition);
 		if (g) {
@@ -157,10 +157,10 @@ static void _header(const priority_factors_object_t *fa,
 		    uint32_t pb, FILE *out)
 {
 	fprintf(out, "job %" PRIu32 " (partition %s) priority %" PRIu32 "  vs  job %" PRIu32 " (partition %s) priority %" PRIu32 "\n",
-		fa->job_id, fa->partition ? fa->partition : "-", pa,
-		fb->job_id, fb->partition ? fb->partition : "-", pb);
+		CLI_ROW_JOB_ID(fa), fa->partition ? fa->partition : "-", pa,
+		CLI_ROW_JOB_ID(fb), fb->partition ? fb->partition : "-", pb);
 	fprintf(out, "  %-22s %14" PRIu32 " %14" PRIu32 " %14s\n", "term",
-		fa->job_id, fb->job_id, "difference");
+		CLI_ROW_JOB_ID(fa), CLI_ROW_JOB_ID(fb), "difference");
 }
 
 static void _table(prism_policy_t kind, const prism_compare_t *cmp,
@@ -191,24 +191,24 @@ static void _verdict(prism_policy_t kind, const prism_compare_t *cmp,
 	char buf[80];
 	size_t shown = 0;
 
-	if (cli_rank_cmp(pa, fa->job_id, pb, fb->job_id) < 0)
+	if (cli_rank_cmp(pa, CLI_ROW_JOB_ID(fa), pb, CLI_ROW_JOB_ID(fb)) < 0)
 		win = fa, lose = fb;
 	else
 		win = fb, lose = fa;
 	if (pa == pb) {
 		fprintf(out, "  same priority %" PRIu32 ": job %" PRIu32 " (the lower job id) is considered first\n",
-			pa, win->job_id);
+			pa, CLI_ROW_JOB_ID(win));
 		return;
 	}
 	if (fa->direct_prio > 0 || fb->direct_prio > 0) {
 		fprintf(out, "  job %" PRIu32 " ranks above job %" PRIu32 " by %" PRIu32 "\n",
-			win->job_id, lose->job_id,
+			CLI_ROW_JOB_ID(win), CLI_ROW_JOB_ID(lose),
 			pa > pb ? pa - pb : pb - pa);
 		fprintf(out, "  decided by: the priority an administrator set (scontrol update job=ID priority=N)\n");
 		return;
 	}
 	fprintf(out, "  job %" PRIu32 " ranks above job %" PRIu32 " by %" PRIu32 ": %.2f in its favour, %.2f against\n",
-		win->job_id, lose->job_id, pa > pb ? pa - pb : pb - pa,
+		CLI_ROW_JOB_ID(win), CLI_ROW_JOB_ID(lose), pa > pb ? pa - pb : pb - pa,
 		cmp->for_winner, cmp->against);
 	fprintf(out, "  %s", cmp->deciders ? "decided by:" :
 					     "no term decides alone; together:");

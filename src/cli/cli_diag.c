@@ -129,7 +129,7 @@ extern void cli_first_part_copy(char *buf, size_t size, const char *list)
 extern void cli_cols_read(const priority_factors_object_t *row,
 			  prism_cols_t *c)
 {
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 	static const priority_factors_t none;
 	const priority_factors_t *f = row->prio_factors ? row->prio_factors :
 							  &none;
@@ -575,7 +575,7 @@ static int64_t _collect(const cli_explain_t *x,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		uint32_t k;
 		bool better;
 
@@ -657,7 +657,7 @@ out:
 extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
 			 double **weights)
 {
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 	*names = f->prio_factors ? f->prio_factors->tres_names : NULL;
 	*weights = f->prio_factors ? f->prio_factors->tres_weights : NULL;
 #else
@@ -703,7 +703,7 @@ extern int cli_moab_whatif(const cli_explain_t *x, prism_whatif_job_t *out,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		prism_moab_diag_row_t row;
 		prism_moab_columns_t cols;
 		prism_moab_result_t res;

@@ -46,7 +46,7 @@ static void _records_free(cli_records_t *r)
 	if (r->jobs)
 		slurm_free_job_info_msg(r->jobs);
 	if (r->conf)
-		slurm_free_ctl_conf(r->conf);
+		cli_free_ctl_conf(r->conf);
 	free(r->policy_text);
 	free(r->policy_note);
 }
@@ -159,7 +159,7 @@ static int _qos_array(cli_records_t *r)
 /* The jobs, sprio's rows (only 'ids' when given) and the partitions. */
 static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 {
-#if !CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifndef PRISM_CLI_HAVE_LOAD_PRIO_FLAGS
 	list_t *want = NULL;
 #endif
 	list_itr_t *it;
@@ -173,7 +173,7 @@ static int _load_records(cli_records_t *r, const uint32_t *ids, uint32_t cnt)
 			slurm_strerror(errno));
 		return CLI_ERROR;
 	}
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_LOAD_PRIO_FLAGS
 	/* sprio's rows of every job: the views pick the jobs asked for */
 	rc = slurm_load_job_prio(&r->prio, 0);
 #else

@@ -79,7 +79,7 @@ static uint32_t _collect(const cli_ge_explain_t *x,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		uint32_t k;
 
 		if (!job || !cli_job_pending(job) ||
@@ -433,7 +433,7 @@ static int _wi_build(const cli_ge_explain_t *x, _wi_t *w)
 		return -1;
 	for (uint32_t i = 0; i < x->factor_cnt; i++)
 		if (x->factors[i]->direct_prio > 0 &&
-		    prism_idmap_put(w->admin, x->factors[i]->job_id, 1))
+		    prism_idmap_put(w->admin, CLI_ROW_JOB_ID(x->factors[i]), 1))
 			return -1;
 	_running(x, w);
 	return _pending(x, w, nres);
@@ -498,7 +498,7 @@ extern int cli_ge_whatif(const cli_ge_explain_t *x, prism_whatif_job_t *out,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		prism_ge_sprio_t cols;
 		uint32_t before, after;
 

@@ -106,7 +106,7 @@ static bool _unset_ld(long double v)
 static const char *_row_qos(const priority_factors_object_t *f,
 			    const slurm_job_info_t *job)
 {
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 	if (f->qos)
 		return f->qos;
 #endif
@@ -866,7 +866,7 @@ static uint32_t _rows_of(const cli_mf_explain_t *x, uint32_t id)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < x->factor_cnt; i++)
-		n += x->factors[i]->job_id == id;
+		n += CLI_ROW_JOB_ID(x->factors[i]) == id;
 	return n;
 }
 
@@ -935,7 +935,7 @@ static int _print_rows(const cli_mf_explain_t *x, const _tree_t *t,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		_block_t b;
 
 		if (!job || !cli_job_pending(job) ||
@@ -1157,7 +1157,7 @@ extern int cli_mf_whatif(const cli_mf_explain_t *x, const prism_mf_change_t *ch,
 	for (uint32_t i = 0; i < x->factor_cnt; i++) {
 		const priority_factors_object_t *f = x->factors[i];
 		const slurm_job_info_t *job =
-			cli_job_find(sorted, x->job_cnt, f->job_id);
+			cli_job_find(sorted, x->job_cnt, CLI_ROW_JOB_ID(f));
 		prism_error_t perr = { "" };
 		prism_mf_inputs_t in;
 		prism_mf_sum_t before, after;

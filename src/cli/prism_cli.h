@@ -29,16 +29,28 @@
 
 /* Exit statuses of every subcommand. */
 /*
- * What differs between the Slurm versions the command builds for (the
- * public <slurm/slurm.h> only): 24.11 names its lists list_t and
- * list_itr_t, keeps a sprio row's factors behind a pointer, and filters
- * sprio's rows in the client.
+ * What differs between the Slurm releases the command builds for (the
+ * public <slurm/slurm.h> only), decided by configure's probes
+ * (m4/prism_slurm.m4, -DPRISM_CLI_HAVE_...): from 23.02 the lists are
+ * list_t and list_itr_t, a sprio row keeps its factors behind a pointer
+ * (with its account and QOS), and sprio filters its rows in the client;
+ * from 26.05 a row names its job by step_id, and slurm_free_ctl_conf is
+ * slurm_free_conf.
  */
-#define CLI_SLURM_AT_LEAST(a, b, c) \
-	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
-#if !CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifndef PRISM_CLI_HAVE_LIST_T
 typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
+#endif
+#ifdef PRISM_CLI_HAVE_ROW_STEP_ID
+#define CLI_ROW_JOB_ID(row) ((row)->step_id.job_id)
+#else
+#define CLI_ROW_JOB_ID(row) ((row)->job_id)
+#endif
+/* slurm_load_ctl_conf()'s answer freed (slurm_free_conf from 26.05) */
+#ifdef PRISM_CLI_HAVE_FREE_CONF
+#define cli_free_ctl_conf(c) slurm_free_conf(c)
+#else
+#define cli_free_ctl_conf(c) slurm_free_ctl_conf(c)
 #endif
 
 #define CLI_OK 0

@@ -22,6 +22,13 @@
 
 #include "prism_cli.h"
 
+/* a sprio row's job in an initializer (step_id from 26.05) */
+#ifdef PRISM_CLI_HAVE_ROW_STEP_ID
+#define ROW_JOB(id) .step_id = { .job_id = (id) }
+#else
+#define ROW_JOB(id) .job_id = (id)
+#endif
+
 #define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
 #define NOW 1800000000
 #define MIN 60
@@ -221,7 +228,7 @@ END_TEST
  * (from 24.11 on, a row points to its factors) and the array of pointers
  * the views read.
  */
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 typedef struct {
 	uint32_t job_id;
 	char *partition;
@@ -240,7 +247,7 @@ static void _rows(const flat_t *f, row_t *r, priority_factors_object_t **fp,
 		  int n)
 {
 	for (int i = 0; i < n; i++) {
-		r[i] = (row_t) { .obj = { .job_id = f[i].job_id,
+		r[i] = (row_t) { .obj = { ROW_JOB(f[i].job_id),
 					  .partition = f[i].partition,
 					  .direct_prio = f[i].direct_prio } };
 		if (!f[i].direct_prio) {
@@ -943,7 +950,7 @@ static slurm_job_info_t mf_jobs[] = {
 };
 
 /* sprio's rows of jobs 5 and 6 (22.05's layout, or 24.11's) */
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 static priority_factors_t mf_pf[] = {
 	{ .priority_age = 500, .priority_fs = 10000.0 / 3,
 	  .priority_part = 1000, .priority_site = OFF, .nice = OFF },
@@ -951,15 +958,15 @@ static priority_factors_t mf_pf[] = {
 	  .priority_site = OFF, .nice = OFF + 100 },
 };
 static priority_factors_object_t mf_rows[] = {
-	{ .job_id = 5, .partition = "batch", .prio_factors = &mf_pf[0] },
-	{ .job_id = 6, .partition = "fast", .prio_factors = &mf_pf[1] },
+	{ ROW_JOB(5), .partition = "batch", .prio_factors = &mf_pf[0] },
+	{ ROW_JOB(6), .partition = "fast", .prio_factors = &mf_pf[1] },
 };
 #else
 static priority_factors_object_t mf_rows[] = {
-	{ .job_id = 5, .partition = "batch", .priority_age = 500,
+	{ ROW_JOB(5), .partition = "batch", .priority_age = 500,
 	  .priority_fs = 10000.0 / 3, .priority_part = 1000,
 	  .priority_site = OFF, .nice = OFF },
-	{ .job_id = 6, .partition = "fast", .priority_fs = 10000,
+	{ ROW_JOB(6), .partition = "fast", .priority_fs = 10000,
 	  .priority_part = 10000, .priority_site = OFF, .nice = OFF + 100 },
 };
 #endif
@@ -1112,19 +1119,19 @@ START_TEST(test_compare_decides)
 {
 	char *err = NULL, *text;
 	double fs = mf_rows[0].
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 		prio_factors->
 #endif
 		priority_fs;
 
 	/* job 5's fair-share raised past the gap: fair-share alone decides */
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 	mf_rows[0].prio_factors->priority_fs = 30000;
 #else
 	mf_rows[0].priority_fs = 30000;
 #endif
 	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
-#if CLI_SLURM_AT_LEAST(24, 11, 0)
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
 	mf_rows[0].prio_factors->priority_fs = fs;
 #else
 	mf_rows[0].priority_fs = fs;
@@ -1238,7 +1245,7 @@ START_TEST(test_mf_view_admin)
 	_mf_explain(&x);
 	x.ids = ids;
 	x.id_cnt = N(ids);
-	mf_rows[1] = (priority_factors_object_t) { .job_id = 6,
+	mf_rows[1] = (priority_factors_object_t) { ROW_JOB(6),
 						   .partition = "fast",
 						   .direct_prio = 5000 };
 	mf_jobs[1].priority = 5000;
