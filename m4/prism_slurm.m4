@@ -112,6 +112,10 @@ AC_DEFUN([PRISM_SLURM_FEATURES], [
 	_PRISM_SLURM_PROBE([PRISM_HAVE_ASSOC_LFT],
 		[slurmdb_assoc_rec_t.lft], [],
 		[[slurmdb_assoc_rec_t a; (void) a.lft;]])
+	dnl (the harness's job records: slurmctld sets step_id.job_id too)
+	_PRISM_SLURM_PROBE([PRISM_HAVE_JOB_STEP_ID],
+		[job_record_t.step_id], [],
+		[[job_record_t *j = NULL; (void) j->step_id.job_id;]])
 	dnl (the harness's partitions)
 	_PRISM_SLURM_PROBE([PRISM_HAVE_PART_NODES_ORIG],
 		[part_record_t.max_nodes_orig], [],

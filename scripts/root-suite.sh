@@ -140,6 +140,7 @@ check() {
 	if root_run -- slurmctld -V | grep -q ' 2[4-9]\.'; then
 		log "the fake-controller comparison with multi-QOS jobs"
 		run_in 'env top_srcdir=. top_builddir=. COMPARE_MULTIQOS=10 \
+			SLURM_LIBDIR="$(sed -n "s/^SLURM_LIBDIR = //p" Makefile)" \
 			sh tests/harness/test-compare.sh'
 	fi
 }

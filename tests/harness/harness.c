@@ -2646,6 +2646,9 @@ static job_record_t *_build_job(w_job_t *j, time_t now)
 	char *tmp, *tok, *save = NULL;
 
 	job_ptr->job_id = j->id;
+#ifdef PRISM_HAVE_JOB_STEP_ID
+	job_ptr->step_id.job_id = j->id;	/* as slurmctld (25.11 on) */
+#endif
 	job_ptr->db_index = j->id;
 	job_ptr->array_task_id = NO_VAL;
 	job_ptr->user_id = (j->uid != NO_VAL) ? j->uid : a->uid;
