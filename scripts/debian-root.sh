@@ -4,7 +4,7 @@
 # way to run commands in it, isolated, with nothing left behind.
 #
 # Usage: scripts/debian-root.sh ROOT ensure
-#        scripts/debian-root.sh ROOT run [--host-net] [--overlay DIR] [--bind HOST:INROOT]... -- CMD [ARGS...]
+#        scripts/debian-root.sh ROOT run [--host-net] [--overlay DIR [--lower DIR]] [--bind HOST:INROOT]... -- CMD [ARGS...]
 #        scripts/debian-root.sh ROOT path
 #        scripts/debian-root.sh -h
 #
@@ -33,6 +33,11 @@
 #                             DIR (made if missing; reused by later runs
 #                             with the same DIR), the cached root stays as
 #                             it is. The caller removes DIR.
+#         --lower DIR         (with --overlay) DIR, the upper layer of
+#                             another overlay of this root, read-only
+#                             between the root and the changes (e.g. a
+#                             Slurm built there: scripts/slurm-build.sh);
+#                             nothing may write to DIR meanwhile
 #         The environment is cleared except TERM and PRISM_* variables.
 # path    print the root's directory
 #
@@ -320,10 +325,12 @@ supervise() {
 	local net=$1
 	shift
 	local binds=() mounted=() pid1='' rc=0 signals=0 b src dst overlay=
+	local lower=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--bind) binds+=("$2"); shift 2 ;;
 		--overlay) overlay=$2; shift 2 ;;
+		--lower) lower=$2; shift 2 ;;
 		--) shift; break ;;
 		*) die "internal: unexpected $1" ;;
 		esac
@@ -359,7 +366,7 @@ supervise() {
 
 	if [ -n "$overlay" ]; then
 		mkdir -p "$overlay/upper" "$overlay/work" "$overlay/merged"
-		mount -t overlay overlay -o "lowerdir=$root,upperdir=$overlay/upper,workdir=$overlay/work" \
+		mount -t overlay overlay -o "lowerdir=${lower:+$lower:}$root,upperdir=$overlay/upper,workdir=$overlay/work" \
 			"$overlay/merged"
 		mounted+=("$overlay/merged")
 		root=$overlay/merged
@@ -457,9 +464,15 @@ init() {
 }
 
 cmd_run() {
-	local net=own binds=() overlay=()
+	local net=own binds=() overlay=() lower=()
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--lower)
+			[ $# -ge 2 ] || die "--lower needs a directory"
+			[ -d "$2" ] || die "--lower $2: no such directory"
+			lower=(--lower "$(cd -- "$2" && pwd)")
+			shift 2
+			;;
 		--overlay)
 			[ $# -ge 2 ] || die "--overlay needs a directory"
 			mkdir -p -- "$2" || die "--overlay $2: cannot make it"
@@ -485,8 +498,10 @@ cmd_run() {
 	[ $# -gt 0 ] || die "run: no command (usage: $prog $name run [--bind H:R]... -- CMD...)"
 	[ "$(id -u)" -eq 0 ] || die "run needs root"
 	[ -f "$root/.prism-root-ready" ] || die "$root is not ready: run '$prog $name ensure' first"
+	[ ${#lower[@]} -eq 0 ] || [ ${#overlay[@]} -gt 0 ] ||
+		die "run: --lower goes with --overlay"
 	lock_root -s
-	enter_exec "$net" ${overlay[@]+"${overlay[@]}"} \
+	enter_exec "$net" ${overlay[@]+"${overlay[@]}"} ${lower[@]+"${lower[@]}"} \
 		${binds[@]+"${binds[@]}"} -- "$@"
 }
 

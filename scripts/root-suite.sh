@@ -63,13 +63,21 @@ slurm-[0-9]*)
 	;;
 esac
 
-# root_run [RUN-OPTIONS] -- CMD: CMD in the root (or the release's overlay)
+# root_run [RUN-OPTIONS] -- CMD: CMD in the root; for a release, in a
+# throwaway overlay over the release's build (--lower: read-only, so the
+# steps of one release run side by side and leave the cache as it is)
 root_run() {
-	if [ -n "$release" ]; then
-		"$build_sh" "$release" run --bind "$host_src:$src" "$@"
-	else
+	local ov rc=0 layer
+	if [ -z "$release" ]; then
 		"$root_sh" "$suite" run "$@"
+		return
 	fi
+	layer=$("$build_sh" "$release" path)/upper || return 1
+	ov=$(mktemp -d "${host_src%/suite}/run.XXXXXX")
+	"$root_sh" trixie run --lower "$layer" --overlay "$ov" \
+		--bind "$host_src:$src" "$@" || rc=$?
+	rm -rf "$ov"
+	return "$rc"
 }
 
 # run_in [--host-net] -- CMD: CMD in the root, in the copy

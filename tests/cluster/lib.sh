@@ -8,8 +8,17 @@
 # /proc/PID/stat) and is only ever signalled by that PID, and only while the
 # start time still matches (so a recycled PID is never hit).
 
+# Slurm's own plugin directory: Debian's packages use slurm-wlm, a Slurm
+# built from SchedMD's tarball (--libdir=/usr/lib/x86_64-linux-gnu) slurm.
 # shellcheck disable=SC2034  # used by the scripts sourcing this file
 PRISM_DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+for _d in /usr/lib/x86_64-linux-gnu/slurm-wlm /usr/lib/x86_64-linux-gnu/slurm; do
+	if [[ -f $_d/priority_multifactor.so ]]; then
+		PRISM_DEBIAN_PLUGIN_DIR=$_d
+		break
+	fi
+done
+unset _d
 
 PRISM_CLUSTER_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
