@@ -19,6 +19,9 @@
 #    there, make check, the cluster tests of the drop-in and both policies;
 #  - Prism's plugin built against every SchedMD release in
 #    PRISM_SLURM_RELEASES (23.02 to 26.05; tests/build/test-release.sh);
+#    25.11 and 26.05 built from source in a Debian 13 root, Prism built
+#    there and its make check run against them (scripts/slurm-build.sh,
+#    scripts/root-suite.sh slurm-VERSION);
 #  - the Debian package for each of the two Slurm releases (lintian-clean),
 #    each installed with apt-get into a clean root of its Debian release
 #    and started there (tests/package/test-install.sh).
@@ -44,6 +47,8 @@
 #        PRISM_SKIP_RELEASES=1       skip the builds against SchedMD's releases
 #        PRISM_SLURM_RELEASES=DIR    their tarballs and SHA256SUMS (default
 #                                    ../shared/slurm-releases)
+#        PRISM_RELEASE_SUITES="V..." the releases built from source and
+#                                    checked (default "25.11.7 26.05.3")
 #        PRISM_TEST_CLUSTERS=N       cluster tests at once (default 12)
 #        PRISM_TEST_CPU=N            CPU-bound steps at once (default 2)
 # The packages are left in ./packages/SUITE/.
@@ -72,6 +77,7 @@ sched_slots cpu "${PRISM_TEST_CPU:-2}"
 sched_slots wait "${PRISM_TEST_CLUSTERS:-12}"
 
 pkgdir=$top/packages
+releases_dir=${PRISM_SLURM_RELEASES:-$top/../shared/slurm-releases}
 # shellcheck disable=SC1091
 host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
@@ -217,6 +223,28 @@ if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 		done
 	fi
 fi
+# SchedMD's current releases as a site builds them: Slurm from the release
+# tarball in an overlay of the Debian 13 root (scripts/slurm-build.sh,
+# cached: about 20 minutes of CPU each the first time), Prism built
+# against it, make check there (the harness against that release's own
+# multifactor under every flag set, multi-QOS jobs too, Slurm's own
+# multifactor test programs where the release has them, the command)
+release_suites=()
+if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -z "${PRISM_SKIP_RELEASES:-}" ]; then
+	for r in ${PRISM_RELEASE_SUITES-25.11.7 26.05.3}; do
+		[ -f "$releases_dir/slurm-$r.tar.gz" ] && release_suites+=("$r")
+	done
+fi
+for r in ${release_suites[@]+"${release_suites[@]}"}; do
+	# (it makes the Debian 13 root itself where no step does)
+	sched_step "Slurm $r built from source" cpu \
+		"packages for the Debian roots${suite:+|$suite root}" 1500 \
+		scripts/slurm-build.sh "$r" ensure
+	sched_step "slurm-$r: build against it" cpu "Slurm $r built from source" \
+		60 scripts/root-suite.sh "slurm-$r" build
+	sched_step "slurm-$r: make check" cpu "slurm-$r: build against it" \
+		220 scripts/root-suite.sh "slurm-$r" check
+done
 if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 	for t in "${host_tests[@]}"; do
 		sched_step "cluster: $t" "$(cluster_class "$t")" "build" \
@@ -239,7 +267,6 @@ fi
 	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
 # every SchedMD release beside Debian's (PRISM_SLURM_RELEASES): the plugin
 # builds against each and exports what its loader asks for
-releases_dir=${PRISM_SLURM_RELEASES:-$top/../shared/slurm-releases}
 releases=()
 if [ -f "$releases_dir/SHA256SUMS" ]; then
 	mapfile -t releases < <(sed -n 's/^[0-9a-f]*  *\*\{0,1\}slurm-\([0-9.]*\)\.tar\.gz$/\1/p' \
