@@ -250,6 +250,27 @@ extern void prism_fs_tree_fini(void)
 	sibling_cap = 0;
 }
 
+/* The association whose usage and shares decide the fair-share of
+ * 'assoc': its parent's for FairShare=parent. */
+static slurmdb_assoc_rec_t *_fs_assoc(slurmdb_assoc_rec_t *assoc)
+{
+	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
+	    assoc->usage->fs_assoc_ptr)
+		return assoc->usage->fs_assoc_ptr;
+	return assoc;
+}
+
+/* Classic fair-share's factor from 'fs_assoc' (0 while its effective
+ * usage is not set this pass). */
+static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc)
+{
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		return 0.0;
+	return prism_fs_factor(fs_assoc->usage->usage_efctv,
+			       fs_assoc->usage->shares_norm,
+			       slurm_conf.fs_dampening_factor);
+}
+
 #ifdef PRISM_STORE_FS_FACTOR
 /*
  * Classic fair-share's factor of 'assoc', kept in the association where
@@ -261,18 +282,7 @@ extern void prism_fs_tree_fini(void)
  */
 static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
 {
-	slurmdb_assoc_rec_t *fs_assoc = assoc;
-
-	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
-	    assoc->usage->fs_assoc_ptr)
-		fs_assoc = assoc->usage->fs_assoc_ptr;
-	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
-		assoc->usage->fs_factor = 0.0;
-	else
-		assoc->usage->fs_factor = prism_fs_factor(
-			fs_assoc->usage->usage_efctv,
-			fs_assoc->usage->shares_norm,
-			slurm_conf.fs_dampening_factor);
+	assoc->usage->fs_factor = _classic_factor(_fs_assoc(assoc));
 }
 
 extern void prism_fs_store_job_factor(job_record_t *job_ptr)
@@ -386,7 +396,7 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 				  const prism_prio_conf_t *conf)
 {
 	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
-	slurmdb_assoc_rec_t *fs_assoc = assoc;
+	slurmdb_assoc_rec_t *fs_assoc;
 
 	if (!assoc || !assoc->usage)
 		return 0.0;
@@ -403,18 +413,12 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 		return assoc->usage->fs_factor;
 	}
 #endif
-	if (assoc->shares_raw == SLURMDB_FS_USE_PARENT &&
-	    assoc->usage->fs_assoc_ptr)
-		fs_assoc = assoc->usage->fs_assoc_ptr;
+	fs_assoc = _fs_assoc(assoc);
 	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
 		prism_fs_set_assoc_usage(fs_assoc, conf->flags);
 	if (conf->flags & PRISM_F_FAIR_TREE)
 		return assoc->usage->fs_factor;
-	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
-		return 0.0;
-	return prism_fs_factor(fs_assoc->usage->usage_efctv,
-			       fs_assoc->usage->shares_norm,
-			       slurm_conf.fs_dampening_factor);
+	return _classic_factor(fs_assoc);
 }
 
 /* Normalise the shares of 'children' and their subtrees again. */
