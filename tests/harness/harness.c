@@ -19,7 +19,7 @@
  *                  [--timeout SEC] [--now EPOCH|--real-clock]
  *                  [--last-ran EPOCH] [--digits N]
  *                  [--report full|jobs|none] [--calc-period SEC]
- *                  [--advance SEC] [--move ACCOUNT=PARENT]
+ *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--bench FILE] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
@@ -714,7 +714,8 @@ static struct {
 	report_mode_t report;
 	char *bench_file;
 	int calc_period;	/* --calc-period: PriorityCalcPeriod, seconds */
-	int advance;		/* --advance: seconds per finished pass */
+	long advance[16];	/* --advance: seconds per finished pass */
+	int n_advance;		/* (the last repeats) */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 } opt = {
@@ -1228,10 +1229,20 @@ static void _state_files_unlocked(void)
 			gate_open = false;
 		slurm_mutex_unlock(&ev_mutex);
 	}
-	/* --advance: the next pass sees SEC more seconds */
-	if (!_is_main() && opt.advance && _frozen_now &&
-	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED))
-		__atomic_add_fetch(&_frozen_now, opt.advance, __ATOMIC_RELAXED);
+	/*
+	 * --advance: the next pass sees the clock moved by the next step
+	 * (forward, or back: a clock step), the last step repeating
+	 */
+	if (!_is_main() && opt.n_advance && _frozen_now &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED)) {
+		static int advanced = 0;
+		int k = __atomic_fetch_add(&advanced, 1, __ATOMIC_RELAXED);
+
+		if (k >= opt.n_advance)
+			k = opt.n_advance - 1;
+		__atomic_add_fetch(&_frozen_now, opt.advance[k],
+				   __ATOMIC_RELAXED);
+	}
 	/* --move: after the first pass, before the next one (same thread) */
 	if (!_is_main() && opt.move_acct &&
 	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
@@ -3694,9 +3705,12 @@ static void _usage(FILE *fp)
 "  --report MODE       full (default): world, jobs and factors rows;\n"
 "                      jobs: the plugin line and job rows; none\n"
 "  --calc-period SEC   replace PriorityCalcPeriod (seconds)\n"
-"  --advance SEC       move the frozen clock SEC seconds forward at the\n"
-"                      end of every pass (with --passes N > 1: each pass\n"
-"                      has SEC seconds to decay and charge)\n"
+"  --advance SEC[,SEC...]  move the frozen clock SEC seconds at the end\n"
+"                      of every pass (with --passes N > 1: each pass has\n"
+"                      SEC seconds to decay and charge); a list gives\n"
+"                      each pass its own step, the last one repeating; a\n"
+"                      negative SEC steps the clock back (at most 16\n"
+"                      steps, each nonzero and within a week)\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -3815,9 +3829,20 @@ static void _parse_args(int argc, char **argv)
 				_die("--calc-period must be 1..86400 seconds");
 			break;
 		case 'A':
-			opt.advance = strtol(optarg, &end, 10);
-			if (*end || (opt.advance < 1) || (opt.advance > 86400))
-				_die("--advance must be 1..86400 seconds");
+			end = optarg;
+			opt.n_advance = 0;
+			do {
+				long v;
+
+				if ((size_t) opt.n_advance == ARRAY_SIZE(opt.advance))
+					_die("--advance takes at most %zu steps",
+					     ARRAY_SIZE(opt.advance));
+				v = strtol(end + (end != optarg), &end, 10);
+				if ((*end && (*end != ',')) || !v ||
+				    (v < -7 * 86400) || (v > 7 * 86400))
+					_die("--advance: each step is a nonzero number of seconds within a week (-604800..604800), comma-separated");
+				opt.advance[opt.n_advance++] = v;
+			} while (*end);
 			break;
 		case 'M':
 			opt.move_acct = optarg;

@@ -32,7 +32,11 @@
 # number of associations but not its shape, so Prism's second pass cannot
 # rank from the first one's order; its log must say it ranked from list
 # order (DebugFlags=Priority, once), and the third pass ranks from the
-# second's again.
+# second's again.  The "CLOCK" sets (Fair Tree, and classic fair-share in
+# CLOCK-classic; PriorityUsageResetPeriod=DAILY) run four passes while
+# the wall clock steps a day forward, then an hour back, then 300 s on:
+# decay, charges, the usage reset and ages must stay multifactor's, and
+# no usage may be negative.
 #
 # Environment: COMPARE_SETS (names, default all), COMPARE_SKIP (names left
 # out of those), COMPARE_SEED (1),
@@ -63,7 +67,7 @@ njobs=${COMPARE_JOBS:-10000}
 show=${COMPARE_SHOW:-8}
 multiqos=${COMPARE_MULTIQOS:-0}
 parallel=${COMPARE_JOBS_PARALLEL:-1}
-all_sets="default default-fresh MOVED NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
+all_sets="default default-fresh MOVED CLOCK CLOCK-classic NO_FAIR_TREE DEPTH_OBLIVIOUS SMALL_RELATIVE_TO_TIME NO_NORMAL_ALL CALCULATE_RUNNING INCR_ONLY MAX_TRES ENFORCE_LIMITS"
 sets=${COMPARE_SETS:-$all_sets}
 if [ -n "${COMPARE_SKIP:-}" ]; then
 	kept=""
@@ -101,7 +105,8 @@ secs() {
 # PriorityFlags of a set
 flags_of() {
 	case $1 in
-	default|default-fresh|MOVED|ENFORCE_LIMITS) echo "" ;;
+	default|default-fresh|MOVED|CLOCK|ENFORCE_LIMITS) echo "" ;;
+	CLOCK-classic) echo "NO_FAIR_TREE" ;;
 	DEPTH_OBLIVIOUS) echo "NO_FAIR_TREE,DEPTH_OBLIVIOUS" ;;
 	*) echo "$1" ;;
 	esac
@@ -116,6 +121,7 @@ conf_of() {
 	case $1 in
 	ENFORCE_LIMITS) echo "AccountingStorageEnforce=limits" ;;
 	MOVED) echo "DebugFlags=Priority" ;;
+	CLOCK*) echo "PriorityUsageResetPeriod=DAILY" ;;
 	esac
 }
 
@@ -267,6 +273,9 @@ for set in $sets; do
 	default-fresh) extra="" ;;
 	# div1-dep1-grp1 (level 3) and div2 (level 1): in every gen-world.sh world
 	MOVED) extra="--last-ran $last_ran --passes 3 --calc-period 1 --advance 300 --move div1-dep1-grp1=div2 -v -v" ;;
+	# the wall clock steps a day forward (across the daily usage reset),
+	# then an hour back, then goes on (issue 32: clock steps)
+	CLOCK*) extra="--last-ran $last_ran --passes 4 --calc-period 1 --advance 86400,-3600,300" ;;
 	*) extra="--last-ran $last_ran" ;;
 	esac
 	mf="$tmp/$set.multifactor.out"
@@ -319,6 +328,13 @@ for set in $sets; do
 			rc=1
 		fi
 	fi
+	case $set in
+	CLOCK*)
+		neg=$(grep -c 'usage_raw=-' "$pr")
+		summary="$summary; $neg negative usage values"
+		[ "$neg" = 0 ] || rc=1
+		;;
+	esac
 	if [ "$rc" = 0 ]; then
 		echo "PASS: $label: $summary agree [$times]"
 		pass=$((pass + 1))

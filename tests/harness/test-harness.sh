@@ -152,6 +152,42 @@ for args in "physics=chemistry --passes 1|needs --passes 2" \
 	fi
 done
 
+# A clock stepped back between passes (issue 32): the pass after it
+# decays nothing and charges nothing (the running job 8 would be charged
+# by a pass 300 s later), as multifactor (test-compare.sh's CLOCK sets
+# compare the two number for number).
+usage_of() { # usage_of NAME ARGS...: every association's raw usage
+	n=$1
+	shift
+	"$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
+		--plugin priority/prism --plugindir "$prism_dir:$slurm_dir" \
+		--timeout 60 --now "$now" --last-ran $((now - 600)) --digits 15 \
+		"$@" 2>"$tmp/$n.err" |
+		sed -n 's/^assoc \([^ ]*\) .*\(usage_raw=[^ ]*\).*/\1 \2/p' >"$tmp/$n.usage"
+	[ -s "$tmp/$n.usage" ] || { ko "no association rows with $*"; head -5 "$tmp/$n.err"; }
+}
+usage_of one --passes 1
+usage_of back --passes 2 --calc-period 1 --advance -3600
+usage_of fwd --passes 2 --calc-period 1 --advance 300
+if cmp -s "$tmp/one.usage" "$tmp/back.usage" &&
+	! cmp -s "$tmp/one.usage" "$tmp/fwd.usage"; then
+	ok "a pass after the clock stepped back an hour charged and decayed nothing (one 300 s later did)"
+else
+	ko "a clock stepped back: usage after the second pass differs from the first's (or a forward pass did not change it)"
+	diff "$tmp/one.usage" "$tmp/back.usage" | head -5
+fi
+for bad in 0 300,x 300, -700000; do
+	if "$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
+		--advance "$bad" >/dev/null 2>"$tmp/adv.err"; then
+		ko "--advance $bad was accepted"
+	elif grep -q 'nonzero number of seconds within a week' "$tmp/adv.err"; then
+		ok "--advance $bad refused with the rule"
+	else
+		ko "--advance $bad refused without the rule"
+		head -3 "$tmp/adv.err"
+	fi
+done
+
 cp "$tmp/pr.out" "$tmp/pr.first"
 run pr "$conf" priority/prism
 if cmp -s "$tmp/pr.first" "$tmp/pr.out"; then
