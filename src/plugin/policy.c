@@ -147,6 +147,32 @@ out:
 	return rc;
 }
 
+/*
+ * The copy of the policy in force whose save failed (a full or read-only
+ * StateSaveLocation): written again at the end of every pass until it is
+ * whole, so that a restart after the fault finds this policy, not an
+ * older one. copy_lock orders a new copy's save after a retry of the old;
+ * slurmctld's state-file lock is not needed (it writes no such file) and
+ * not taken, so that a retry is not one more state save in the pass.
+ */
+static pthread_mutex_t copy_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *copy_pending = NULL;	/* malloc()ed */
+static size_t copy_pending_len = 0;
+
+/* Write the copy 'buf' (malloc()ed, taken); kept for a retry on failure.
+ * Caller holds copy_lock. */
+static void _copy_write(char *buf, size_t len)
+{
+	free(copy_pending);
+	copy_pending = NULL;
+	if (prism_state_file_write_own(SAVED_NAME, buf, len) == SLURM_SUCCESS) {
+		free(buf);
+		return;
+	}
+	copy_pending = buf;
+	copy_pending_len = len;
+}
+
 /* Keep what was put in force, for a restart by a reconfigure. */
 static void _source_save(const source_t *src)
 {
@@ -159,8 +185,9 @@ static void _source_save(const source_t *src)
 		error("%s: %s", PRISM_PLUGIN_TYPE, err.text);
 		return;
 	}
-	(void) prism_state_file_write(SAVED_NAME, buf, len);
-	free(buf);
+	slurm_mutex_lock(&copy_lock);
+	_copy_write(buf, len);
+	slurm_mutex_unlock(&copy_lock);
 }
 
 /* Was this slurmctld started by `scontrol reconfigure` (Slurm 23.11 and
@@ -263,6 +290,16 @@ extern void prism_policy_save(void)
 	char *buf = NULL;
 	size_t len = 0;
 
+	/* the copy of the policy in force, if its save had failed */
+	slurm_mutex_lock(&copy_lock);
+	if (copy_pending) {
+		buf = copy_pending;
+		copy_pending = NULL;
+		_copy_write(buf, copy_pending_len);
+		buf = NULL;
+	}
+	slurm_mutex_unlock(&copy_lock);
+
 	slurm_mutex_lock(&policy_lock);
 	ops = _cur()->ops;
 	if (ops->usage_format)
@@ -276,6 +313,10 @@ extern void prism_policy_save(void)
 
 extern void prism_policy_fini(void)
 {
+	slurm_mutex_lock(&copy_lock);
+	free(copy_pending);
+	copy_pending = NULL;
+	slurm_mutex_unlock(&copy_lock);
 	slurm_mutex_lock(&policy_lock);
 	_unref(cur);
 	cur = NULL;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,36 +66,100 @@ static void _sync_dir(void)
 }
 
 /*
+ * The files whose last save failed (a full or read-only StateSaveLocation,
+ * a file that cannot be replaced): a save that fails is logged as an
+ * error when it starts failing, and once more when it works again; the
+ * failures between are debug lines, not one error per pass.
+ */
+#define FAILING_MAX 8
+static struct {
+	char name[64];		/* "" when the slot is free */
+	unsigned count;		/* saves failed since the first */
+} failing[FAILING_MAX];
+static pthread_mutex_t failing_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Log a failed save of 'name' (what: the step and errno's words). */
+static void _save_failed(const char *name, const char *what)
+{
+	int i, free_slot = -1;
+
+	slurm_mutex_lock(&failing_lock);
+	for (i = 0; i < FAILING_MAX; i++) {
+		if (failing[i].name[0] && !xstrcmp(failing[i].name, name))
+			break;
+		if (!failing[i].name[0] && (free_slot < 0))
+			free_slot = i;
+	}
+	if (i < FAILING_MAX) {
+		failing[i].count++;
+		debug("%s: saving %s failed again (%u times): %s",
+		      PRISM_PLUGIN_TYPE, name, failing[i].count, what);
+	} else {
+		if (free_slot >= 0) {
+			snprintf(failing[free_slot].name,
+				 sizeof(failing[free_slot].name), "%s", name);
+			failing[free_slot].count = 1;
+		}
+		error("%s: cannot save %s: %s; the file keeps its last whole version, priorities are computed as before, and the save is tried again at every pass (logged again when it works)",
+		      PRISM_PLUGIN_TYPE, name, what);
+	}
+	slurm_mutex_unlock(&failing_lock);
+}
+
+/* A save of 'name' worked: say so if it had been failing. */
+static void _save_worked(const char *name)
+{
+	int i;
+
+	slurm_mutex_lock(&failing_lock);
+	for (i = 0; i < FAILING_MAX; i++) {
+		if (!failing[i].name[0] || xstrcmp(failing[i].name, name))
+			continue;
+		info("%s: %s saved again, whole, after %u failed saves",
+		     PRISM_PLUGIN_TYPE, name, failing[i].count);
+		failing[i].name[0] = '\0';
+		failing[i].count = 0;
+	}
+	slurm_mutex_unlock(&failing_lock);
+}
+
+/*
  * Replace StateSaveLocation/NAME by 'len' bytes of 'buf': written to
- * NAME.new, flushed, renamed. Caller holds the state files lock.
+ * NAME.new, flushed, renamed; on failure NAME is left as it was and
+ * NAME.new removed. Caller holds the state files lock.
  */
 static int _replace_file(const char *name, const char *buf, size_t len)
 {
 	char *tmp = _path(name, ".new");
 	char *path = _path(name, "");
+	char *what = NULL;
 	int fd, rc = SLURM_ERROR;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		error("%s: cannot create %s: %m", PRISM_PLUGIN_TYPE, tmp);
+		what = xstrdup_printf("cannot create %s: %m", tmp);
 		goto done;
 	}
 	if (_write_all(fd, buf, len) || fsync(fd)) {
-		error("%s: cannot write %s: %m", PRISM_PLUGIN_TYPE, tmp);
+		what = xstrdup_printf("cannot write %s: %m", tmp);
 		close(fd);
 		(void) unlink(tmp);
 		goto done;
 	}
 	close(fd);
 	if (rename(tmp, path)) {
-		error("%s: cannot rename %s to %s: %m", PRISM_PLUGIN_TYPE, tmp,
-		      path);
+		what = xstrdup_printf("cannot rename %s to %s: %m", tmp, path);
 		(void) unlink(tmp);
 		goto done;
 	}
 	_sync_dir();
 	rc = SLURM_SUCCESS;
 done:
+	if (rc == SLURM_SUCCESS)
+		_save_worked(name);
+	else
+		_save_failed(name, what);
+	xfree(what);
 	xfree(tmp);
 	xfree(path);
 	return rc;

@@ -23,8 +23,11 @@ extern int prism_state_save(const prism_state_t *st);
 
 /*
  * Write 'len' bytes of 'buf' as StateSaveLocation/'name' (atomically:
- * temporary file, flush, rename). Returns SLURM_SUCCESS or SLURM_ERROR
- * (logged). Takes Slurm's state-file lock.
+ * temporary file, flush, rename; on failure the file keeps its last
+ * version). Returns SLURM_SUCCESS or SLURM_ERROR. A failure is logged as
+ * an error when saves of 'name' start failing and in a line when they
+ * work again; the failures between are debug lines. Takes Slurm's
+ * state-file lock.
  */
 extern int prism_state_file_write(const char *name, const char *buf,
 				  size_t len);

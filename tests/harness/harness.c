@@ -20,6 +20,7 @@
  *                  [--last-ran EPOCH] [--digits N]
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
+ *                  [--at-pass N:CMD]
  *                  [--bench FILE] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
@@ -716,6 +717,11 @@ static struct {
 	int calc_period;	/* --calc-period: PriorityCalcPeriod, seconds */
 	long advance[16];	/* --advance: seconds per finished pass */
 	int n_advance;		/* (the last repeats) */
+	struct {		/* --at-pass N:CMD: after pass N, run CMD */
+		int pass;
+		char *cmd;
+	} at[4];
+	int n_at;
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 } opt = {
@@ -1242,6 +1248,23 @@ static void _state_files_unlocked(void)
 			k = opt.n_advance - 1;
 		__atomic_add_fetch(&_frozen_now, opt.advance[k],
 				   __ATOMIC_RELAXED);
+	}
+	/* --at-pass N:CMD: after pass N, before the next one (same thread) */
+	if (!_is_main() && opt.n_at &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED)) {
+		static int finished = 0;
+		int n = __atomic_add_fetch(&finished, 1, __ATOMIC_RELAXED);
+
+		for (int i = 0; i < opt.n_at; i++) {
+			int rc;
+
+			if (opt.at[i].pass != n)
+				continue;
+			rc = system(opt.at[i].cmd);
+			if (rc)
+				_die("--at-pass %d: '%s' failed (status %d)",
+				     n, opt.at[i].cmd, rc);
+		}
 	}
 	/* --move: after the first pass, before the next one (same thread) */
 	if (!_is_main() && opt.move_acct &&
@@ -3711,6 +3734,9 @@ static void _usage(FILE *fp)
 "                      each pass its own step, the last one repeating; a\n"
 "                      negative SEC steps the clock back (at most 16\n"
 "                      steps, each nonzero and within a week)\n"
+"  --at-pass N:CMD     after pass N (before the next), run the shell\n"
+"                      command CMD (a fault made or undone between\n"
+"                      passes); its failure ends the run; up to 4 times\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -3744,6 +3770,7 @@ static void _parse_args(int argc, char **argv)
 		{ "calc-period", required_argument, NULL, 'C' },
 		{ "advance", required_argument, NULL, 'A' },
 		{ "move", required_argument, NULL, 'M' },
+		{ "at-pass", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -3843,6 +3870,16 @@ static void _parse_args(int argc, char **argv)
 					_die("--advance: each step is a nonzero number of seconds within a week (-604800..604800), comma-separated");
 				opt.advance[opt.n_advance++] = v;
 			} while (*end);
+			break;
+		case 'T':
+			if ((size_t) opt.n_at == ARRAY_SIZE(opt.at))
+				_die("--at-pass is given at most %zu times",
+				     ARRAY_SIZE(opt.at));
+			opt.at[opt.n_at].pass = strtol(optarg, &end, 10);
+			if ((*end != ':') || !end[1] ||
+			    (opt.at[opt.n_at].pass < 1))
+				_die("--at-pass must be N:CMD, N a pass (1 or more)");
+			opt.at[opt.n_at++].cmd = end + 1;
 			break;
 		case 'M':
 			opt.move_acct = optarg;
