@@ -8,7 +8,7 @@
 #   PRISM_NODES (default 4) slurmd instances (multiple-slurmd, node1..nodeN,
 #   8 CPUs each via SlurmdParameters=config_overrides).
 # Accounting is populated with accounts physics/chem, users root, daemon,
-# bin, nobody and QOS normal/high/low (see "accounting setup" below).
+# bin, games and QOS normal/high/low (see "accounting setup" below).
 #
 # After success, `. DIR/env` makes the Slurm client commands talk to this
 # cluster.  Stop it with tests/cluster/cluster-stop.sh DIR; restart only
@@ -85,7 +85,7 @@ else
 fi
 
 # Unix users the accounting setup and the tests use.
-for u in root daemon bin nobody; do
+for u in root daemon bin games; do
     getent passwd "$u" >/dev/null || die "system user $u missing"
 done
 getent passwd munge >/dev/null || die "user munge missing"
@@ -379,9 +379,9 @@ sam add account chem Cluster=prism Description=chem Organization=prism Fairshare
 sam add user root Account=physics Cluster=prism Fairshare=10
 sam add user daemon Account=physics Cluster=prism Fairshare=30
 sam add user bin Account=chem Cluster=prism Fairshare=20
-sam add user nobody Account=chem Cluster=prism Fairshare=20
+sam add user games Account=chem Cluster=prism Fairshare=20
 sam add user root Account=chem Cluster=prism Fairshare=10
-sam modify user where name=root,daemon,bin,nobody cluster=prism set QOS=normal,high,low DefaultQOS=normal
+sam modify user where name=root,daemon,bin,games cluster=prism set QOS=normal,high,low DefaultQOS=normal
 sam modify user where name=root set DefaultAccount=physics
 
 # ---------------------------------------------------------------- slurmctld

@@ -64,8 +64,8 @@ submit_as daemon -p high -n 1 -J daemon-high -o /dev/null --chdir="$DIR/out" --w
 submit_as daemon -p low -n 4 -q high -J daemon-qhigh -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
 submit_as bin -p low -n 2 -J bin-low -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
 submit_as bin -p high -n 8 -q low -J bin-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
-submit_as nobody -p high -n 1 -J nobody-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
-submit_as nobody -H -p low -n 1 -J nobody-held -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as games -p high -n 1 -J games-high -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
+submit_as games -H -p low -n 1 -J games-held -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
 submit_as root -A chem -p low -n 1 -J root-chem -o /dev/null --chdir="$DIR/out" --wrap 'sleep 30' >/dev/null
 
 wait_s=${PRISM_DEMO_WAIT:-10}
@@ -87,7 +87,7 @@ echo "=== sshare -a -l"
 sshare -a -l
 if [[ -n $CLI ]]; then
     # the pending job of the user with no usage: why it leads (or not)
-    job=$(squeue -h -t PD -u nobody -o '%i %Q' | awk '$2 > 0 { print $1; exit }')
+    job=$(squeue -h -t PD -u games -o '%i %Q' | awk '$2 > 0 { print $1; exit }')
     echo "=== prism explain ${job:-}"
     "$CLI" explain ${job:+"$job"} || true
     # and what the queue would look like if fair-share did not count

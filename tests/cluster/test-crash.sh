@@ -5,7 +5,7 @@
 # Starts a private loopback cluster (PriorityCalcPeriod=1 minute) with the
 # Moab policy (its own fair-share usage file) on top of Slurm's association
 # usage, queues 10,000 pending jobs (so that a pass takes a while), runs
-# root's jobs on three nodes and nobody's on the fourth, and then, KILLS
+# root's jobs on three nodes and user games's on the fourth, and then, KILLS
 # times (none by default: at this size such a kill lands after the pass,
 # as a plain restart would), kills slurmctld with SIGKILL at a random
 # point of the first 100 ms of a recalculation pass (passes start every
@@ -23,11 +23,11 @@
 # it checks:
 #   - Prism read its state file and the Moab usage file without finding
 #     them damaged (no "damaged" in the log),
-#   - the association usage (sshare RawUsage) of root and nobody is not
+#   - the association usage (sshare RawUsage) of root and games is not
 #     below what it was before the kill by more than one calc period's
 #     charge, and after the next pass not below it at all, nor above it by
 #     more than the time that passed (no charge is lost or doubled),
-#   - nobody's share of the Moab fair-share usage is what it was,
+#   - user games's share of the Moab fair-share usage is what it was,
 #   - every pending job still has a priority,
 #   - after the kill inside the save, that Prism continued from the
 #     snapshot's pass (its log says so).
@@ -75,7 +75,7 @@ cat >"$POLICY" <<'EOF'
 FSPOLICY         DEDICATEDPS
 FSWEIGHT         1
 FSUSERWEIGHT     100
-USERCFG[nobody]  FSTARGET=50
+USERCFG[games]  FSTARGET=50
 EOF
 export PRISM_PRIORITY_TYPE=priority/prism
 if ((CLASSIC)); then
@@ -99,7 +99,7 @@ PERIOD=60
 nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
 for ((i = 0; i < ${#nodes[@]}; i++)); do
     user=root
-    ((i == ${#nodes[@]} - 1)) && user=nobody
+    ((i == ${#nodes[@]} - 1)) && user=games
     submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive -J fill \
         -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
 done
@@ -127,10 +127,10 @@ raw() {
     sshare -n -P -A "$2" -u "$1" -o Account,User,RawUsage 2>/dev/null |
         awk -F'|' -v u="$1" '$2 == u { print $3 }' | tail -n 1
 }
-nobody_pct() {
+games_pct() {
     ((CLASSIC)) && { echo 0; return; }
     awk '$1 == "total" { for (i = 2; i <= NF; i++) t += $i }
-         $1 == "user" && $2 == "nobody" { for (i = 3; i <= NF; i++) u += $i }
+         $1 == "user" && $2 == "games" { for (i = 3; i <= NF; i++) u += $i }
          END { if (t > 0) printf "%.6f\n", 100 * u / t; else print 0 }' \
         "$STATE/priority_prism_moab_usage"
 }
@@ -172,8 +172,8 @@ end=$(wait_pass) || die "no recalculation pass"
 
 for ((k = 1; k <= KILLS + 2; k++)); do
     root0=$(raw root physics)
-    nobody0=$(raw nobody chem)
-    pct0=$(nobody_pct)
+    games0=$(raw games chem)
+    pct0=$(games_pct)
     last0=$(state_last)
     pid=$(ctld_pid)
     mark=$(wc -l <"$LOGF")
@@ -242,16 +242,16 @@ for ((k = 1; k <= KILLS + 2; k++)); do
         { check "kill $k: slurmctld restarts" 1; break; }
     t_up=$EPOCHREALTIME
     root1=$(raw root physics)
-    nobody1=$(raw nobody chem)
+    games1=$(raw games chem)
     after=$(wait_pass) || { check "kill $k: a pass after the restart" 1; break; }
     root2=$(raw root physics)
-    nobody2=$(raw nobody chem)
-    pct2=$(nobody_pct)
+    games2=$(raw games chem)
+    pct2=$(games_pct)
     damaged=$(tail -n +"$mark" "$LOGF" | grep -c 'damaged' || true)
     zero=$(squeue -h -t PD -o '%Q' | awk '$1 == 0' | wc -l)
-    # charge rates: root 24 CPUs, nobody 8 (billing = CPUs)
+    # charge rates: root 24 CPUs, games 8 (billing = CPUs)
     verdict=$(awk -v r0="$root0" -v r1="$root1" -v r2="$root2" \
-        -v n0="$nobody0" -v n1="$nobody1" -v n2="$nobody2" \
+        -v n0="$games0" -v n1="$games1" -v n2="$games2" \
         -v p0="$pct0" -v p2="$pct2" -v te="$end" -v ta="$after" -v pp="$PERIOD" 'BEGIN {
         # usage before the kill was charged up to the pass that ended at
         # te; the pass after the restart charged up to ta
@@ -271,7 +271,7 @@ for ((k = 1; k <= KILLS + 2; k++)); do
     share=""
     ((CLASSIC)) || share=" Moab share $pct0% -> $pct2%;"
     check "kill $k $at ($where): state and usage intact" "$verdict" \
-        "root $root0 -> $root1 on restart -> $root2 after a pass; nobody $nobody0 -> $nobody1 -> $nobody2;$share damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
+        "root $root0 -> $root1 on restart -> $root2 after a pass; games $games0 -> $games1 -> $games2;$share damaged=$damaged, unprioritised=$zero; up again after $(awk -v a="$t_kill" -v b="$t_up" 'BEGIN { printf "%.1f", b - a }') s"
     if ((k == KILLS + 2)) && [[ $where == after* ]] && ((aims_left > 0)); then
         k=$((k - 1))
     fi

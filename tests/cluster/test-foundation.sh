@@ -83,7 +83,7 @@ JOB_HIGH=$(submit_as daemon -p high -n 1 -J same-high -o /dev/null \
     --chdir="$DIR/out" --wrap 'sleep 10')
 JOB_OTHER=$(submit_as bin -p low -n 2 -J other -o /dev/null \
     --chdir="$DIR/out" --wrap 'sleep 10')
-JOB_HELD=$(submit_as nobody -H -p high -n 1 -J held -o /dev/null \
+JOB_HELD=$(submit_as games -H -p high -n 1 -J held -o /dev/null \
     --chdir="$DIR/out" --wrap 'sleep 10')
 NONHELD=("$JOB_LOW" "$JOB_HIGH" "$JOB_OTHER")
 log "jobs: low=$JOB_LOW high=$JOB_HIGH other=$JOB_OTHER held=$JOB_HELD (nodes=$NODES cpus/node=$CPUS)"
@@ -193,7 +193,7 @@ fi
 for a in physics chem; do
     awk -v a="$a" '$1 == a {f=1} END {exit !f}' <<<"$SSHARE" || missing+=("account:$a")
 done
-for u in root daemon bin nobody; do
+for u in root daemon bin games; do
     awk -v u="$u" '$2 == u {f=1} END {exit !f}' <<<"$SSHARE" || missing+=("user:$u")
 done
 if ((${#missing[@]} == 0)); then
@@ -293,12 +293,12 @@ else
 fi
 
 # (j) associations added and removed while the controller runs.
-sacctmgr -i add user nobody account=physics fairshare=5 >/dev/null
-has_nobody() { sshare -a -l -n -P -A physics | grep -q '|nobody|'; }
+sacctmgr -i add user games account=physics fairshare=5 >/dev/null
+has_games() { sshare -a -l -n -P -A physics | grep -q '|games|'; }
 added=0
-wait_for "$LIMIT_RPC" "the new association in sshare" has_nobody && added=1
-sacctmgr -i remove user nobody account=physics >/dev/null
-gone() { ! has_nobody; }
+wait_for "$LIMIT_RPC" "the new association in sshare" has_games && added=1
+sacctmgr -i remove user games account=physics >/dev/null
+gone() { ! has_games; }
 removed=0
 wait_for "$LIMIT_RPC" "the association to leave sshare" gone && removed=1
 alive=0

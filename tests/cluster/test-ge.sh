@@ -137,12 +137,12 @@ name_of() { # name_of JOB -- the job's label in messages
 names() { local j; for j in $1; do printf '%s ' "$(name_of "$j")"; done; }
 
 # ---------------------------------------------------------------- workload
-log "filling the nodes: 3 with root's jobs, 1 with nobody's"
+log "filling the nodes: 3 with root's jobs, 1 with user games's"
 FILL=()
 nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
 for ((i = 0; i < ${#nodes[@]}; i++)); do
     user=root
-    ((i == ${#nodes[@]} - 1)) && user=nobody
+    ((i == ${#nodes[@]} - 1)) && user=games
     FILL+=("$(submit "$user" -p low -w "${nodes[i]}" -N 1 --exclusive \
         -J fill -t 60 --wrap 'sleep 1800')")
 done
@@ -162,7 +162,7 @@ J_DL=$(submit root -p low -n 1 -t 10 --deadline="$(date -d "@$DL_AT" +%Y-%m-%dT%
     -J deadline --wrap 'sleep 5')
 J_MID=$(submit bin -p low -n 8 -t 10 -J cpu8 --wrap 'sleep 5')
 J_BIG=$(submit root -p low -n 24 -t 10 -J cpu24 --wrap 'sleep 5')
-J_HIGH=$(submit nobody -p high -n 1 -t 10 -J part-high --wrap 'sleep 5')
+J_HIGH=$(submit games -p high -n 1 -t 10 -J part-high --wrap 'sleep 5')
 J_HELD=$(submit root -p low -n 1 -t 10 -H -J held --wrap 'sleep 5')
 J_ADMIN=$(submit daemon -p low -n 1 -t 10 -J admin --wrap 'sleep 5')
 scontrol update jobid="$J_ADMIN" priority=1234

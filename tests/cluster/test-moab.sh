@@ -5,12 +5,12 @@
 # PriorityParameters=policy=moab,config=DIR/moab/prism.conf (USERCFG and
 # GROUPCFG priorities, QTWEIGHT, XFACTOR, a fair-share target, negative
 # priorities with REJECTNEGPRIOJOBS, two lines Slurm has nothing for),
-# runs root's and nobody's jobs on every node, submits pending jobs, then
+# runs root's and user games's jobs on every node, submits pending jobs, then
 # checks:
 #   (a) the policy file was loaded and its notices logged
 #   (b) the job with a negative priority is held with a readable reason
 #   (c) CRED (sprio ASSOC) and FS (sprio FAIRSHARE) columns are what the
-#       formulas give: USERCFG/GROUPCFG priorities; 100 * (50 - nobody's
+#       formulas give: USERCFG/GROUPCFG priorities; 100 * (50 - user games's
 #       share of the decayed usage in Prism's usage file)
 #   (d) SERV (sprio AGE) is queue minutes * (1 + QTWEIGHT) + 1000 *
 #       XFACTOR, XFACTOR = 1 + queued / time limit, from each job's accrue
@@ -75,7 +75,7 @@ QOSCFG[high]     QTWEIGHT=10
 FSPOLICY         DEDICATEDPS
 FSWEIGHT         1
 FSUSERWEIGHT     100
-USERCFG[nobody]  FSTARGET=50
+USERCFG[games]  FSTARGET=50
 BYPASSWEIGHT     1
 RMCFG[slurm]     TYPE=SLURM
 EOF
@@ -116,21 +116,21 @@ sprio_row() {
     sprio -h -j "$1" -o '%Y %S %A %B %F %J %P %Q %N' 2>/dev/null | head -n 1
 }
 col() { sprio_row "$1" | awk -v c="$2" '{print $c}'; }
-# nobody's share (percent) of the decayed usage, from Prism's usage file
-nobody_pct() {
+# user games's share (percent) of the decayed usage, from Prism's usage file
+games_pct() {
     awk '$1 == "total" { for (i = 2; i <= NF; i++) t += $i }
-         $1 == "user" && $2 == "nobody" { for (i = 3; i <= NF; i++) u += $i }
+         $1 == "user" && $2 == "games" { for (i = 3; i <= NF; i++) u += $i }
          END { if (t > 0) printf "%.10f\n", 100 * u / t; else print 0 }' \
         "$STATE/priority_prism_moab_usage"
 }
 
 # ---------------------------------------------------------------- workload
-log "filling the nodes: 3 with root's jobs, 1 with nobody's"
+log "filling the nodes: 3 with root's jobs, 1 with user games's"
 FILL=()
 nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
 for ((i = 0; i < ${#nodes[@]}; i++)); do
     user=root
-    ((i == ${#nodes[@]} - 1)) && user=nobody
+    ((i == ${#nodes[@]} - 1)) && user=games
     FILL+=("$(submit "$user" -p low -w "${nodes[i]}" -N 1 --exclusive \
         -J fill -t 30 --wrap 'sleep 600')")
 done
@@ -144,14 +144,14 @@ wait_for "$LIMIT_SCHED" "fill jobs running" fill_running || die "fill jobs did n
 log "submitting pending jobs"
 J_DAEMON=$(submit daemon -p low -n 1 -t 60 -J cred-user --wrap 'sleep 5')
 J_BIN=$(submit bin -p low -n 1 -t 60 -J cred-group --wrap 'sleep 5')
-J_NOBODY=$(submit nobody -p low -n 1 -t 60 -J fs-target --wrap 'sleep 5')
+J_GAMES=$(submit games -p low -n 1 -t 60 -J fs-target --wrap 'sleep 5')
 J_QOS=$(submit root -p low --qos=high -n 1 -t 60 -J qtweight --wrap 'sleep 5')
 J_SHORT=$(submit root -p low -n 1 -t 10 -J xf-short --wrap 'sleep 5')
 J_LONG=$(submit root -p low -n 1 -t 600 -J xf-long --wrap 'sleep 5')
-J_NEG=$(submit nobody -p low -n 1 -t 60 --nice=1000 -J negative --wrap 'sleep 5')
-PENDING=("$J_DAEMON" "$J_BIN" "$J_NOBODY" "$J_QOS" "$J_SHORT" "$J_LONG")
+J_NEG=$(submit games -p low -n 1 -t 60 --nice=1000 -J negative --wrap 'sleep 5')
+PENDING=("$J_DAEMON" "$J_BIN" "$J_GAMES" "$J_QOS" "$J_SHORT" "$J_LONG")
 # expected CRED (USERWEIGHT * user + GROUPWEIGHT * group priority)
-declare -A CRED=(["$J_DAEMON"]=3000 ["$J_BIN"]=500 ["$J_NOBODY"]=0
+declare -A CRED=(["$J_DAEMON"]=3000 ["$J_BIN"]=500 ["$J_GAMES"]=0
     ["$J_QOS"]=0 ["$J_SHORT"]=0 ["$J_LONG"]=0)
 declare -A QTW=(["$J_QOS"]=11)	# QUEUETIMEWEIGHT + QTWEIGHT; others 1
 # Two passes: the first charges the running jobs, the second has every
@@ -192,22 +192,22 @@ for j in "${PENDING[@]}"; do
     got=$(col "$j" 4)
     [[ $got == "${CRED[$j]}" ]] || bad+=("$j:ASSOC=$got!=${CRED[$j]}")
 done
-pct=$(nobody_pct)
+pct=$(games_pct)
 want_fs=$(awk -v p="$pct" 'BEGIN { v = 100 * (50 - p); printf "%d\n", v }')
-got_fs=$(col "$J_NOBODY" 5)
+got_fs=$(col "$J_GAMES" 5)
 if [[ $got_fs != "$want_fs" ]]; then
     # the file and the priority may come from two passes: once more
     wait_pass "re-read usage"
-    pct=$(nobody_pct)
+    pct=$(games_pct)
     want_fs=$(awk -v p="$pct" 'BEGIN { v = 100 * (50 - p); printf "%d\n", v }')
-    got_fs=$(col "$J_NOBODY" 5)
+    got_fs=$(col "$J_GAMES" 5)
 fi
-[[ $got_fs == "$want_fs" ]] || bad+=("$J_NOBODY:FAIRSHARE=$got_fs!=$want_fs")
+[[ $got_fs == "$want_fs" ]] || bad+=("$J_GAMES:FAIRSHARE=$got_fs!=$want_fs")
 for j in "$J_DAEMON" "$J_BIN" "$J_QOS"; do
     [[ $(col "$j" 5) == 0 ]] || bad+=("$j:FAIRSHARE=$(col "$j" 5)")
 done
 check "(c) CRED and FS columns as the formulas give" "${#bad[@]}" \
-    "${bad[*]:-nobody has $pct% of the usage: FS $got_fs}"
+    "${bad[*]:-games has $pct% of the usage: FS $got_fs}"
 
 # (d) SERV: from accrue time to the pass that computed it
 accrue_of() {
@@ -248,7 +248,7 @@ order_pred=$(for j in "${PENDING[@]}"; do
     a=$(accrue_of "$j")
     lim=$(squeue -h -j "$j" -o '%l' | awk -F: '{ if (NF == 3) print ($1 * 60 + $2) * 60 + $3; else print $1 * 60 + $2 }')
     fs=0
-    [[ $j == "$J_NOBODY" ]] && fs=$want_fs
+    [[ $j == "$J_GAMES" ]] && fs=$want_fs
     awk -v a="$a" -v t="$PASS_T" -v l="$lim" -v w="${QTW[$j]:-1}" \
         -v c="${CRED[$j]}" -v f="$fs" -v j="$j" 'BEGIN {
         q = t - a; if (q < 0) q = 0
@@ -434,14 +434,14 @@ check "(n) prism whatif's new priorities: daemon's job +1000, the others kept" \
     "${#bad[@]}" "${bad[*]:-}"
 
 # (j) the usage survives a restart of slurmctld
-before=$(nobody_pct)
+before=$(games_pct)
 "$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null
-after_restart=$(nobody_pct)
+after_restart=$(games_pct)
 wait_pass "after restart"
-after=$(nobody_pct)
+after=$(games_pct)
 ok=$(awk -v b="$before" -v a="$after" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d < 5) ? 0 : 1 }')
 check "(j) Moab usage kept across a slurmctld restart" "$ok" \
-    "nobody: $before% before, $after_restart% on restart, $after% after a pass"
+    "games: $before% before, $after_restart% on restart, $after% after a pass"
 
 # (l) a broken file at start: slurmctld refuses to start, naming file and
 # line; with the file fixed it starts again

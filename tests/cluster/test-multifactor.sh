@@ -550,7 +550,7 @@ wait_for "$LIMIT_RPC" "jobs $JA $E1 $E2 to end" jobs_gone "$JA" "$E1" "$E2" ||
     log "WARNING: jobs $JA $E1 $E2 still there"
 FILL=()
 for n in "${NODE_LIST[@]}"; do
-    FILL+=("$(submit nobody -A chem -p low -w "$n" -N 1 --exclusive --time=30 -J fill --wrap 'sleep 900')")
+    FILL+=("$(submit games -A chem -p low -w "$n" -N 1 --exclusive --time=30 -J fill --wrap 'sleep 900')")
 done
 wait_for "$LIMIT_SCHED" "fill jobs running" jobs_running "${FILL[@]}" ||
     log "WARNING: not all fill jobs run: $(squeue -h -j "$(IFS=,; echo "${FILL[*]}")" -o '%i:%T:%r' | tr '\n' ' ')"
@@ -562,7 +562,7 @@ JC_UNUSED=$(submit root -A physics -p low -n 1 --time=10 -J fair --wrap 'sleep 5
 # More pending jobs so that (d) compares every factor column.
 JX=()
 JX+=("$(submit bin -A chem -p high -q high -n 4 --time=10 -J mix-qhigh --wrap 'sleep 5')")
-JX+=("$(submit nobody -A chem -p low -q low --nice=100 -n 2 --time=5 -J mix-nice --wrap 'sleep 5')")
+JX+=("$(submit games -A chem -p low -q low --nice=100 -n 2 --time=5 -J mix-nice --wrap 'sleep 5')")
 JX+=("$(submit daemon -A physics -p low,high -n $((2 * CPUS)) --time=10 -J mix-big --wrap 'sleep 5')")
 JX+=("$(submit root -A chem -p high -n 1 --time=10 -J mix-root --wrap 'sleep 5')")
 log "pending jobs: used=$JC_USED unused=$JC_UNUSED others=${JX[*]}"
