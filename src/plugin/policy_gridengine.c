@@ -82,6 +82,7 @@
 #include "policy_ops.h"
 #include "prism_ge.h"
 #include "prism_ge_facts.h"
+#include "prism_format.h"
 #include "prism_ge_usage.h"
 #include "prism_idmap.h"
 
@@ -657,8 +658,17 @@ static prism_ge_usage_t *_usage_saved(const char *saved, size_t len,
 {
 	prism_ge_usage_t *u = NULL;
 	prism_error_t err = { "" };
+	int rc;
 
-	if (saved && prism_ge_usage_parse(saved, len, &u, &err)) {
+	if (saved && (rc = prism_ge_usage_parse(saved, len, &u, &err))) {
+		if (rc == PRISM_FORMAT_NEWER) {
+			/* refused, and so not written over */
+			error("%s: %s/%s: %s; the Grid Engine policy is not put in force",
+			      PRISM_PLUGIN_TYPE,
+			      slurm_conf.state_save_location, USAGE_NAME,
+			      err.text);
+			return NULL;
+		}
 		error("%s: %s/%s is damaged (%s); Grid Engine share-tree usage starts afresh",
 		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
 		      USAGE_NAME, err.text);

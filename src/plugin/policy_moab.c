@@ -23,6 +23,7 @@
 #include "hold.h"
 #include "jobrec.h"
 #include "policy_ops.h"
+#include "prism_format.h"
 #include "prism_idmap.h"
 #include "prism_moab.h"
 #include "prism_moab_facts.h"
@@ -374,8 +375,18 @@ static prism_moab_usage_t *_usage_saved(moab_t *m, const char *saved,
 {
 	prism_moab_usage_t *u = NULL;
 	prism_error_t err = { "" };
+	int rc;
 
-	if (saved && prism_moab_usage_parse(saved, len, m->pol, &u, &err)) {
+	if (saved && (rc = prism_moab_usage_parse(saved, len, m->pol, &u,
+						   &err))) {
+		if (rc == PRISM_FORMAT_NEWER) {
+			/* refused, and so not written over */
+			error("%s: %s/%s: %s; the Moab policy is not put in force",
+			      PRISM_PLUGIN_TYPE,
+			      slurm_conf.state_save_location, USAGE_NAME,
+			      err.text);
+			return NULL;
+		}
 		error("%s: %s/%s is damaged (%s); Moab fair-share usage starts afresh",
 		      PRISM_PLUGIN_TYPE, slurm_conf.state_save_location,
 		      USAGE_NAME, err.text);

@@ -66,18 +66,21 @@ PRISM_EXPORT extern int init(void)
 	}
 	prism_usage_conf_load();
 	prism_site_factor_init();
-	prism_recalc_init();
+	/* a state file of a later Prism: refused, slurmctld does not start */
+	if (prism_recalc_init() != SLURM_SUCCESS)
+		goto fail;
 #ifndef PRISM_EXPORTS_THREAD_START
 	/* else in priority_p_thread_start() (the jobs are recovered) */
-	if (prism_recalc_start() != SLURM_SUCCESS) {
-		prism_site_factor_fini();
-		prism_policy_fini();
-		prism_conf_free();
-		return SLURM_ERROR;
-	}
+	if (prism_recalc_start() != SLURM_SUCCESS)
+		goto fail;
 #endif
 	info("%s loaded", plugin_type);
 	return SLURM_SUCCESS;
+fail:
+	prism_site_factor_fini();
+	prism_policy_fini();
+	prism_conf_free();
+	return SLURM_ERROR;
 }
 
 PRISM_EXPORT extern int fini(void)

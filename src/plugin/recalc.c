@@ -439,16 +439,18 @@ static void *_recalc_loop(void *arg)
 	return NULL;
 }
 
-extern void prism_recalc_init(void)
+extern int prism_recalc_init(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 
-	prism_state_load(&state);
-	prism_usage_snap_load(&state);
+	if ((prism_state_load(&state) != SLURM_SUCCESS) ||
+	    (prism_usage_snap_load(&state) != SLURM_SUCCESS))
+		return SLURM_ERROR;
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage)
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	assoc_mgr_unlock(&locks);
+	return SLURM_SUCCESS;
 }
 
 extern int prism_recalc_start(void)

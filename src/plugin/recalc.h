@@ -12,9 +12,11 @@
 /*
  * Load Prism's state (the end of the last pass: a job that ends from now
  * on is charged from it). Takes the assoc_mgr assoc write lock; call it
- * before the controller recovers its jobs.
+ * before the controller recovers its jobs. Returns SLURM_ERROR (logged)
+ * when a state file is of a later format than this Prism reads: the
+ * plugin must not start.
  */
-extern void prism_recalc_init(void);
+extern int prism_recalc_init(void);
 
 /*
  * Start the thread (its first pass runs at once); nothing when it runs.

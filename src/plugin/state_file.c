@@ -19,6 +19,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 
+#include "prism_format.h"
 #include "state_file.h"
 
 #define STATE_NAME "priority_prism_state"
@@ -298,14 +299,15 @@ done:
 	return ok;
 }
 
-/* Prism's own file; false when there is none or it is damaged. */
-static bool _load_own_state(prism_state_t *st)
+/* Prism's own file; false when there is none or it is damaged; *newer
+ * when it is of a later format (refused). */
+static bool _load_own_state(prism_state_t *st, bool *newer)
 {
 	char buf[STATE_MAX];
 	prism_error_t err = { "" };
 	char *path = _state_path("");
 	ssize_t len;
-	int fd;
+	int fd, rc;
 	bool ok = false;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -322,7 +324,14 @@ static bool _load_own_state(prism_state_t *st)
 		      path);
 		goto done;
 	}
-	if (prism_state_parse(buf, len, st, &err)) {
+	if ((rc = prism_state_parse(buf, len, st, &err)) ==
+	    PRISM_FORMAT_NEWER) {
+		error("%s: %s: %s; not read, and this Prism does not start (start the later Prism again, or move the file away to start this one without it)",
+		      PRISM_PLUGIN_TYPE, path, err.text);
+		*newer = true;
+		goto done;
+	}
+	if (rc) {
 		error("%s: state file %s is damaged (%s); ignored",
 		      PRISM_PLUGIN_TYPE, path, err.text);
 		goto done;
@@ -333,15 +342,17 @@ done:
 	return ok;
 }
 
-extern void prism_state_load(prism_state_t *st)
+extern int prism_state_load(prism_state_t *st)
 {
 	prism_state_t own = { 0 }, mf = { 0 };
-	bool have_own, have_mf;
+	bool have_own, have_mf, newer = false;
 
 	lock_state_files();
-	have_own = _load_own_state(&own);
+	have_own = _load_own_state(&own, &newer);
 	have_mf = _load_mf_state(&mf);
 	unlock_state_files();
+	if (newer)
+		return SLURM_ERROR;
 
 	/* the newer of the two: the plugin that ran last charged up to it */
 	if (have_mf && (!have_own || mf.last_recalc > own.last_recalc)) {
@@ -356,4 +367,5 @@ extern void prism_state_load(prism_state_t *st)
 		*st = (prism_state_t) { 0 };
 		info("%s: no saved state, starting fresh", PRISM_PLUGIN_TYPE);
 	}
+	return SLURM_SUCCESS;
 }

@@ -14,9 +14,12 @@
 
 /*
  * Read Prism's state file from StateSaveLocation into 'st'; a missing or
- * damaged file is reported and gives a fresh (zero) state.
+ * damaged file is reported and gives a fresh (zero) state. Returns
+ * SLURM_ERROR (logged) when the file is of a later format than this
+ * Prism reads (a downgrade): it is not read, and the plugin must not
+ * start (it would write over it).
  */
-extern void prism_state_load(prism_state_t *st);
+extern int prism_state_load(prism_state_t *st);
 
 /* Write 'st' atomically. Returns SLURM_SUCCESS or SLURM_ERROR (logged). */
 extern int prism_state_save(const prism_state_t *st);

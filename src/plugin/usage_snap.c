@@ -52,6 +52,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
+#include "prism_format.h"
 #include "prism_idmap.h"
 #include "prism_usnap.h"
 #include "state_file.h"
@@ -483,7 +484,7 @@ done:
 	prism_idmap_free(qos_ids);
 }
 
-extern void prism_usage_snap_load(prism_state_t *st)
+extern int prism_usage_snap_load(prism_state_t *st)
 {
 	prism_usnap_head_t h;
 	prism_usnap_use_t use;
@@ -491,15 +492,25 @@ extern void prism_usage_snap_load(prism_state_t *st)
 	char *buf = NULL;
 	size_t len = 0;
 	int64_t saved;
+	int rc = SLURM_SUCCESS;
 
 	if (!slurm_with_slurmdbd() ||
 	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
-		return;
+		return SLURM_SUCCESS;
 	if (!prism_state_file_read(SNAP_NAME, &buf, &len))
-		return;
-	if (prism_usnap_parse(buf, len, &h, &err)) {
+		return SLURM_SUCCESS;
+	if ((rc = prism_usnap_parse(buf, len, &h, &err)) ==
+	    PRISM_FORMAT_NEWER) {
+		error("%s: %s/%s: %s; not read, and this Prism does not start (start the later Prism again, or move the file away to start this one without it)",
+		      plugin, slurm_conf.state_save_location, SNAP_NAME,
+		      err.text);
+		rc = SLURM_ERROR;
+		goto done;
+	}
+	if (rc) {
 		error("%s: usage snapshot %s is damaged (%s); ignored",
 		      plugin, SNAP_NAME, err.text);
+		rc = SLURM_SUCCESS;
 		goto done;
 	}
 	saved = _slurm_saved();
@@ -517,6 +528,7 @@ extern void prism_usage_snap_load(prism_state_t *st)
 		     plugin, h.last_recalc, saved, (int64_t) st->last_recalc);
 done:
 	xfree(buf);
+	return rc;
 }
 
 extern void prism_usage_snap_fini(void)

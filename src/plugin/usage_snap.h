@@ -52,9 +52,11 @@ extern void prism_usage_snap_stage_done(bool all);
  * its usage into the association and QOS records when it is newer than
  * slurmctld's own usage file, and take its times into 'st' when its pass
  * is newer than st->last_recalc. A damaged snapshot is reported and
- * ignored. Takes the assoc_mgr write locks.
+ * ignored. Returns SLURM_ERROR (logged) for a snapshot of a later format
+ * than this Prism reads: not read, and the plugin must not start.
+ * Takes the assoc_mgr write locks.
  */
-extern void prism_usage_snap_load(prism_state_t *st);
+extern int prism_usage_snap_load(prism_state_t *st);
 
 /*
  * Free the image kept from pass to pass. Call it once the recalculation

@@ -47,6 +47,7 @@ int main(void)
 	srunner_add_suite(runner, cols_suite());
 	srunner_add_suite(runner, tres_str_suite());
 	srunner_add_suite(runner, saved_policy_suite());
+	srunner_add_suite(runner, format_suite());
 	srunner_add_suite(runner, mf_check_suite());
 	srunner_add_suite(runner, mf_explain_suite());
 	srunner_add_suite(runner, json_suite());

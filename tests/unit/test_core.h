@@ -11,6 +11,7 @@
 
 extern Suite *prio_suite(void);
 extern Suite *saved_policy_suite(void);
+extern Suite *format_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
 extern Suite *usnap_suite(void);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_format.h"
 #include "prism_saved_policy.h"
 
 #define MAGIC "prism-saved-policy 1\n"
@@ -89,6 +90,14 @@ extern int prism_saved_policy_parse(const char *buf, size_t len,
 	char length[32], *stop;
 	unsigned long long n;
 
+	int64_t v;
+
+	/* a later format, whatever follows its first line */
+	if (buf && out &&
+	    !prism_format_first_line(buf, len, "prism-saved-policy", "", &v,
+				     NULL) &&
+	    (v > 1))
+		return prism_format_check("saved policy", v, 1, 1, err);
 	if (!buf || !out || len < strlen(MAGIC) ||
 	    memcmp(buf, MAGIC, strlen(MAGIC))) {
 		prism_error_set(err, "saved policy: not a saved policy");

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prism_format.h"
 #include "prism_state.h"
 
 extern uint32_t prism_state_checksum(const char *buf, size_t len)
@@ -105,11 +106,9 @@ extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
 	}
 	if (_read_field(buf, len, &pos, "prism-state", 10, &version, err))
 		return -1;
-	if (version != PRISM_STATE_VERSION) {
-		prism_error_set(err, "state version %" PRId64
-				" is not %d", version, PRISM_STATE_VERSION);
-		return -1;
-	}
+	if (prism_format_check("state", version, PRISM_STATE_VERSION,
+			       PRISM_STATE_VERSION, err))
+		return version > PRISM_STATE_VERSION ? PRISM_FORMAT_NEWER : -1;
 	if (_read_field(buf, len, &pos, "last_recalc", 10, &recalc, err) ||
 	    _read_field(buf, len, &pos, "last_reset", 10, &reset, err))
 		return -1;

@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "prism_format.h"
 #include "prism_usnap.h"
 
 static const char magic[8] = { 'P', 'R', 'S', 'M', 'U', 'S', 'N', 'P' };
@@ -261,7 +262,9 @@ extern int prism_usnap_parse(const char *buf, size_t len,
 	prism_usnap_head_t got;
 	uint32_t version;
 
-	if (len < PRISM_USNAP_HEAD + 8) {
+	/* the magic and the format first: a later format may differ in
+	 * everything after them */
+	if (len < sizeof(magic) + 4) {
 		prism_error_set(err, "truncated (%zu bytes)", len);
 		return -1;
 	}
@@ -270,9 +273,11 @@ extern int prism_usnap_parse(const char *buf, size_t len,
 		return -1;
 	}
 	version = _get32(buf + 8);
-	if (version != PRISM_USNAP_VERSION) {
-		prism_error_set(err, "version %u is not %d", version,
-				PRISM_USNAP_VERSION);
+	if (prism_format_check("usage snapshot", version, PRISM_USNAP_VERSION,
+			       PRISM_USNAP_VERSION, err))
+		return version > PRISM_USNAP_VERSION ? PRISM_FORMAT_NEWER : -1;
+	if (len < PRISM_USNAP_HEAD + 8) {
+		prism_error_set(err, "truncated (%zu bytes)", len);
 		return -1;
 	}
 	if ((_get32(buf + 12) != LD) || (_get32(buf + 16) != BOM)) {

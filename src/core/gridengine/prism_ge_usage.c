@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "prism_buf.h"
+#include "prism_format.h"
 #include "prism_ge.h"
 #include "prism_ge_usage.h"
 #include "prism_idmap.h"
@@ -272,12 +273,20 @@ extern int prism_ge_usage_parse(const char *buf, size_t len,
 	prism_ge_usage_t *u;
 	char *body = NULL;
 	size_t body_len = 0;
+	int64_t v;
 	int rc;
 
 	if (!buf || !out) {
 		prism_error_set(err, "grid engine usage: NULL argument");
 		return -1;
 	}
+	/* a later format, whatever follows its first line */
+	if (!prism_format_first_line(buf, len, "prism-ge-usage", "", &v,
+				     NULL) &&
+	    (v > PRISM_GE_USAGE_VERSION))
+		return prism_format_check("grid engine usage", v,
+					  PRISM_GE_USAGE_VERSION,
+					  PRISM_GE_USAGE_VERSION, err);
 	open_rc = prism_sumtext_open(buf, len, &body, &body_len);
 	/* a checksum line of another length has always read as a cut text */
 	if (open_rc == PRISM_SUMTEXT_BAD_LENGTH)

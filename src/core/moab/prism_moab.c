@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "prism_buf.h"
+#include "prism_format.h"
 #include "prism_idmap.h"
 #include "prism_moab.h"
 #include "prism_sumtext.h"
@@ -951,6 +952,7 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 	prism_moab_usage_t *u;
 	char *body = NULL;
 	size_t body_len = 0;
+	int64_t v;
 	int rc;
 
 	if (!buf || !pol || !out) {
@@ -965,6 +967,13 @@ extern int prism_moab_usage_parse(const char *buf, size_t len,
 		prism_error_set(err, "usage state: not a usage state");
 		return -1;
 	}
+	/* a later format, whatever follows its first line */
+	if (!prism_format_first_line(buf, len, "prism-moab-usage", "", &v,
+				     NULL) &&
+	    (v > PRISM_MOAB_USAGE_VERSION))
+		return prism_format_check("Moab usage state", v,
+					  PRISM_MOAB_USAGE_VERSION,
+					  PRISM_MOAB_USAGE_VERSION, err);
 	open_rc = prism_sumtext_open(buf, len, &body, &body_len);
 	/* a checksum line of another length has always read as a mismatch */
 	if (open_rc == PRISM_SUMTEXT_BAD_LENGTH)
