@@ -17,7 +17,9 @@
 #          then autoreconf, configure and make Prism there
 # check    make check there (unit tests, the CLI, the symbol and layer
 #          checks, the fake controller against that Slurm's multifactor),
-#          and from Slurm 24.11 on the comparison again with multi-QOS jobs
+#          and from Slurm 24.11 on the comparison again with multi-QOS jobs;
+#          for a release, the tests that no Slurm reaches are left to the
+#          Debian root's make check (check_tests)
 # cluster  one tests/cluster/TEST.sh against that Slurm's daemons, in the
 #          root's own network namespace
 # package  the Debian package for that Slurm (scripts/package.sh, without
@@ -137,8 +139,22 @@ build() {
 		echo \"built against Slurm \$(sed -n 's/^#define SLURM_VERSION_STRING \"\\(.*\\)\"\$/\\1/p' $tree/config.h)\""
 }
 
+# the tests make check runs: every test, but for a release the ones that
+# no Slurm reaches (the core's unit tests, the pages, the layers, the core's
+# headers) and configure's refusals of fake trees (configure.ac's logic):
+# they run in the Debian root's make check, built by the same compiler
+check_tests() {
+	[ -n "$release" ] || return 0
+	printf 'TESTS=%s' "$(run_in 'printf "print-tests:\n\t@echo \$(TESTS)\n" |
+		make -s -f Makefile -f - print-tests' | tr ' ' '\n' |
+		grep -vE '(^|/)(test_core|check-(man|layers|core-headers|configure)\.sh)$' |
+		tr '\n' ' ')"
+}
+
 check() {
-	run_in 'make check >/tmp/check.log 2>&1; rc=$?
+	local tests
+	tests=$(check_tests) || die "cannot list the tests"
+	run_in "make check ${tests:+\"$tests\"}"' >/tmp/check.log 2>&1; rc=$?
 		grep -E "^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):|^# " /tmp/check.log
 		[ $rc -eq 0 ] || tail -n 80 test-suite.log 2>/dev/null ||
 			tail -n 40 /tmp/check.log

@@ -20,6 +20,7 @@
 #         unpack the tarball at
 #         /usr/src/slurm-VERSION, ./configure --prefix=/usr
 #         --sysconfdir=/etc/slurm --libdir=/usr/lib/x86_64-linux-gnu
+#         --enable-multiple-slurmd
 #         (fails unless munge, mysql, http-parser and json support were
 #         found), make -j2, make install (plugins in
 #         /usr/lib/x86_64-linux-gnu/slurm, headers in /usr/include/slurm,
@@ -89,6 +90,12 @@ build_deps=(build-essential pkg-config python3 libmunge-dev libmariadb-dev
 
 apt_opts=(-o DPkg::Lock::Timeout=600 -q)
 
+# configure's flags: a site's install, plus --enable-multiple-slurmd (as in
+# Debian's build): the cluster tests run several slurmd on one host. The
+# marker records them, so a change here rebuilds the cache.
+configure_flags=(--prefix=/usr --sysconfdir=/etc/slurm --libdir="$libdir"
+	--enable-multiple-slurmd)
+
 # ---------------------------------------------------------------- helpers
 
 timed() { # timed NAME CMD...: run CMD, its output in $logdir/NAME.log
@@ -138,8 +145,9 @@ lock() { # lock -s|-x: take (or convert to) this version's lock on fd 8
 stamp() {
 	local root
 	root=$("$root_sh" "$suite" path)
-	printf 'version %s\nsha256 %s\nroot %s %s\n' "$version" "$sha" \
-		"$root" "$(stat -c '%i %Y' "$root/.prism-root-ready")"
+	printf 'version %s\nsha256 %s\nroot %s %s\nconfigure %s\n' "$version" \
+		"$sha" "$root" "$(stat -c '%i %Y' "$root/.prism-root-ready")" \
+		"${configure_flags[*]}"
 }
 
 # ---------------------------------------------------------------- steps
@@ -194,14 +202,14 @@ unpack() {
 }
 
 configure_slurm() {
-	in_overlay -- 'cd "$1" && ./configure --prefix=/usr --sysconfdir=/etc/slurm \
-		--libdir="$2"' "$tree_in" "$libdir"
+	in_overlay -- 'cd "$1" && shift && ./configure "$@"' "$tree_in" "${configure_flags[@]}"
 }
 
-# check_features: configure found munge, mysql, an http parser and json
+# check_features: configure found munge, mysql, an http parser and json,
+# and took --enable-multiple-slurmd
 check_features() {
 	local t=$overlay/upper$tree_in missing=() f
-	for f in HAVE_MYSQL HAVE_HTTP_PARSER HAVE_JSON; do
+	for f in HAVE_MYSQL HAVE_HTTP_PARSER HAVE_JSON MULTIPLE_SLURMD; do
 		grep -q "^#define $f 1" "$t/config.h" || missing+=("$f")
 	done
 	grep -q "^WITH_MUNGE_TRUE=''" "$t/config.log" || missing+=(munge)
@@ -209,7 +217,7 @@ check_features() {
 	# what configure said about them
 	grep -E '^checking for (munge|mysql|mariadb|http[-_ ]parser|llhttp|json|json-c)' \
 		"$logdir/configure.log" || true
-	grep -E '^#define (HAVE_MYSQL|HAVE_HTTP_PARSER|HAVE_JSON[A-Z_]*) ' "$t/config.h"
+	grep -E '^#define (HAVE_MYSQL|HAVE_HTTP_PARSER|HAVE_JSON[A-Z_]*|MULTIPLE_SLURMD) ' "$t/config.h"
 	grep -E "^WITH_(MUNGE|MYSQL|HTTP_PARSER|LIBHTTP_PARSER|LLHTTP_PARSER|JSON_PARSER)_TRUE=" \
 		"$t/config.log"
 	if [ ${#missing[@]} -gt 0 ]; then

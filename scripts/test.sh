@@ -20,7 +20,8 @@
 #  - Prism's plugin built against every SchedMD release in
 #    PRISM_SLURM_RELEASES (23.02 to 26.05; tests/build/test-release.sh);
 #    25.11 and 26.05 built from source in a Debian 13 root, Prism built
-#    there and its make check run against them (scripts/slurm-build.sh,
+#    there, its make check and the cluster tests of the drop-in and both
+#    policies run against them (scripts/slurm-build.sh,
 #    scripts/root-suite.sh slurm-VERSION);
 #  - the Debian package for each of the two Slurm releases (lintian-clean),
 #    each installed with apt-get into a clean root of its Debian release
@@ -184,6 +185,8 @@ cluster_est() {
 host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 	test-crash.sh test-moab.sh test-load.sh test-foundation.sh)
 root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
+# on the releases built from source: the same four
+release_tests=("${root_tests[@]}")
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in
@@ -228,7 +231,8 @@ fi
 # cached: about 20 minutes of CPU each the first time), Prism built
 # against it, make check there (the harness against that release's own
 # multifactor under every flag set, multi-QOS jobs too, Slurm's own
-# multifactor test programs where the release has them, the command)
+# multifactor test programs where the release has them, the command), and
+# the cluster tests of the drop-in and both policies against its daemons
 release_suites=()
 if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -z "${PRISM_SKIP_RELEASES:-}" ]; then
 	for r in ${PRISM_RELEASE_SUITES-25.11.7 26.05.3}; do
@@ -244,6 +248,13 @@ for r in ${release_suites[@]+"${release_suites[@]}"}; do
 		60 scripts/root-suite.sh "slurm-$r" build
 	sched_step "slurm-$r: make check" cpu "slurm-$r: build against it" \
 		220 scripts/root-suite.sh "slurm-$r" check
+	if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
+		for t in "${release_tests[@]}"; do
+			sched_step "slurm-$r: cluster: $t" wait \
+				"slurm-$r: build against it" "$(cluster_est "$t")" \
+				scripts/root-suite.sh "slurm-$r" cluster "$t"
+		done
+	fi
 done
 if [ -z "${PRISM_SKIP_CLUSTER:-}" ]; then
 	for t in "${host_tests[@]}"; do
@@ -272,12 +283,22 @@ if [ -f "$releases_dir/SHA256SUMS" ]; then
 	mapfile -t releases < <(sed -n 's/^[0-9a-f]*  *\*\{0,1\}slurm-\([0-9.]*\)\.tar\.gz$/\1/p' \
 		"$releases_dir/SHA256SUMS")
 fi
+# (a release built from source above is left out: its suite builds the
+# plugin, the harness and the command against it, and make check there
+# checks the symbols its loader asks for)
 build_releases() {
+	local r todo=()
 	if [ ${#releases[@]} -eq 0 ]; then
 		echo "FAIL: no Slurm release tarballs in $releases_dir (SHA256SUMS): set PRISM_SLURM_RELEASES"
 		return 1
 	fi
-	tests/build/test-release.sh "${releases[@]}"
+	for r in "${releases[@]}"; do
+		case " ${release_suites[*]-} " in
+		*" $r "*) echo "Slurm $r: built and checked in its own suite (slurm-$r steps)" ;;
+		*) todo+=("$r") ;;
+		esac
+	done
+	[ ${#todo[@]} -eq 0 ] || tests/build/test-release.sh "${todo[@]}"
 }
 [ -n "${PRISM_SKIP_RELEASES:-}" ] ||
 	sched_step "build against Slurm ${releases[0]:-?} to ${releases[-1]:-?}" cpu "build" \
