@@ -580,8 +580,9 @@ extern int cli_whatif_moab(const cli_records_t *r, const char *path,
 		return _bad_candidate(&err);
 	if (!prism_moab_policy_kept(pol) &&
 	    prism_moab_policy_notice_count(pol)) {
-		fprintf(stderr, "prism: whatif: nothing in %s was understood as a Moab policy: no priority parameter, %zu notices (`prism check --moab %s` lists them); is it a file of another policy? Nothing computed.\n",
-			cand, prism_moab_policy_notice_count(pol), cand);
+		cli_not_understood(stderr, "prism: whatif: ", PRISM_POLICY_MOAB,
+				   cand, prism_moab_policy_notice_count(pol),
+				   ". Nothing computed.");
 		prism_moab_policy_free(pol);
 		return CLI_ERROR;
 	}
@@ -638,8 +639,22 @@ extern int cli_whatif_ge(const cli_records_t *r, const char *path,
 	*out = NULL;
 	*cnt = 0;
 	pol = cli_ge_read(cand, &err);
-	if (!pol)
-		return _bad_candidate(&err);
+	if (!pol) {
+		_bad_candidate(&err);
+		if (cli_file_lookalike(PRISM_POLICY_GRIDENGINE, cand))
+			cli_not_understood(stderr, "prism: whatif: ",
+					   PRISM_POLICY_GRIDENGINE, cand, 0,
+					   ". Nothing computed.");
+		return CLI_ERROR;
+	}
+	if (!prism_ge_policy_kept(pol) && prism_ge_policy_notice_count(pol)) {
+		cli_not_understood(stderr, "prism: whatif: ",
+				   PRISM_POLICY_GRIDENGINE, cand,
+				   prism_ge_policy_notice_count(pol),
+				   ". Nothing computed.");
+		prism_ge_policy_free(pol);
+		return CLI_ERROR;
+	}
 	x.now = _last_pass(r, stdout);
 	usage = _ge_usage(r, pol, x.now, stdout);
 	if (!r->assocs)

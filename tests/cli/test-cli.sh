@@ -340,6 +340,27 @@ run check --gridengine
 expect 2 "check --gridengine without a file"
 run check --gridengine --slurm-conf "$tmp/ge/slurm.conf" "$ge_example"
 expect 2 "check --gridengine with --slurm-conf"
+# issue 35, item 7: a file of the other policy is named as one. A Moab
+# file under --gridengine: refused at its first USERCFG[...] line, and
+# nothing before it was Grid Engine's; with weights only, every line a
+# notice (slurmctld would run Grid Engine's defaults): a warning
+run check --gridengine "$example"
+expect 1 "check --gridengine the Moab example"
+has "$tmp/err" "prism: check: nothing in $example was understood as a Grid Engine policy; it looks like a Moab file (\`prism check --moab $example\` reads it as one)" \
+	"check --gridengine of a Moab file says it looks like a Moab file"
+printf 'QUEUETIMEWEIGHT 10\nUSERWEIGHT 100\n' >"$tmp/moab-weights.cfg"
+run check --gridengine "$tmp/moab-weights.cfg"
+expect 0 "check --gridengine a Moab file of weights only"
+has "$tmp/out" "$tmp/moab-weights.cfg: warning: slurmctld would run Grid Engine's defaults: nothing in $tmp/moab-weights.cfg was understood as a Grid Engine policy; it looks like a Moab file (\`prism check --moab $tmp/moab-weights.cfg\` reads it as one)" \
+	"check --gridengine of Moab weights warns that it looks like a Moab file"
+run check "$ge_example"
+expect 0 "check (Moab, the default) the Grid Engine example"
+has "$tmp/out" "$ge_example: warning: slurmctld would run Moab's defaults: nothing in $ge_example was understood as a Moab policy; it looks like a Grid Engine file (\`prism check --gridengine $ge_example\` reads it as one)" \
+	"check of a Grid Engine file as Moab warns that it looks like a Grid Engine file"
+printf 'LOGLEVEL 3\n' >"$tmp/neither.cfg"
+run check "$tmp/neither.cfg"
+has "$tmp/out" "$tmp/neither.cfg: warning: slurmctld would run Moab's defaults: nothing in $tmp/neither.cfg was understood as a Moab policy; is it a file of another policy?" \
+	"a file of neither policy: the warning asks"
 
 sconf "$tmp/badp" "PriorityParameters=policy=foo"
 run check --slurm-conf "$tmp/badp/slurm.conf"

@@ -395,7 +395,7 @@ else
     check "(m) prism whatif: broken candidate and settings refused (exit 1)" 1 \
         "exit $wrc '$werr'; exit $src '$serr'"
 fi
-if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE was understood as a Moab policy: "*"is it a file of another policy? Nothing computed." ]]; then
+if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE was understood as a Moab policy: "*"; it looks like a Grid Engine file (\`prism check --gridengine $GE_FILE\` reads it as one). Nothing computed." ]]; then
     check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 0 "$gerr"
 else
     check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 1 \
