@@ -13,7 +13,8 @@
 #    continuation and the time forms 0-4, 48:00:00 and a bare 7, a clean
 #    file, files Slurm's parser refuses (its error, exit 1), settings
 #    slurmctld stops on (errors, exit 1), a misspelt PriorityFlags item
-#    (a warning, exit 0);
+#    (a warning, exit 0), items that contain a flag's name (read as that
+#    flag by Slurm's parser: a warning that says so);
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out
 #    with a reason, a summary at the end, the output passes `prism
@@ -416,6 +417,9 @@ tiny.conf|0|@/tiny.conf: OK (policy=multifactor), 1 warning
 flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word
 flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'SOMETHING' is not a flag: Slurm ignores it without a word
 flags.conf|0|@/flags.conf: OK (policy=multifactor), 2 warnings
+flagsub.conf|0|@/flagsub.conf:10: warning: PriorityFlags=NO_FAIR_TREEX,ACCRUE_ALWAYSS: 'NO_FAIR_TREEX' is not a flag, but Slurm finds NO_FAIR_TREE in it and reads it as that flag
+flagsub.conf|0|@/flagsub.conf:10: warning: PriorityFlags=NO_FAIR_TREEX,ACCRUE_ALWAYSS: 'ACCRUE_ALWAYSS' is not a flag, but Slurm finds ACCRUE_ALWAYS in it and reads it as that flag
+flagsub.conf|0|  PriorityFlags: NO_FAIR_TREE,ACCRUE_ALWAYS
 forms.conf|0|@/forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations
 forms.conf|0|  PriorityMaxAge 00:07:00, PriorityCalcPeriod 04:00:00
 forms.conf|0|  PriorityDecayHalfLife 2-00:00:00, PriorityUsageResetPeriod NONE
