@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 		return cli_usage_error("missing command");
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help")) {
-		if (argc > 2 && strcmp(cmd, "help"))
+		if (argc > 2)
 			return cli_usage_error("unexpected argument '%s'",
 					    argv[2]);
 		cli_usage(stdout);

@@ -124,6 +124,8 @@ done <<'EOF'
 frobnicate|unknown command 'frobnicate'
 --frob|unknown option '--frob'
 --version extra|unexpected argument 'extra'
+--help extra|unexpected argument 'extra'
+help extra|unexpected argument 'extra'
 check a b|check: unexpected argument 'b'
 check --frob|check: unknown option '--frob'
 check --slurm-conf|check: --slurm-conf needs a file
