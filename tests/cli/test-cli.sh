@@ -156,6 +156,33 @@ whatif --top x PriorityWeightAge=1|whatif: --top 'x' is not a count from 1 to 10
 whatif --frob|whatif: unknown option or missing value '--frob'
 whatif --policy-file a PriorityWeightAge=1|whatif: either SETTING=VALUE... or --policy-file FILE, not both
 EOF
+# POSIXLY_CORRECT (prism(1), ENVIRONMENT): options end at the first
+# other argument, as in GNU tools; before it they are read, and -h is
+# found anywhere. Without it the same lines are tested above and below.
+while IFS='|' read -r args want; do
+	[ -n "$args" ] || continue
+	# shellcheck disable=SC2086
+	POSIXLY_CORRECT=1 "$P" $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = help ]; then
+		[ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&
+			ok "POSIXLY_CORRECT: '$args' prints the usage text" ||
+			ko "POSIXLY_CORRECT: '$args': exit $rc"
+	elif [ "$want" = ok ]; then
+		[ "$rc" = 0 ] && ok "POSIXLY_CORRECT: '$args' (exit 0)" ||
+			ko "POSIXLY_CORRECT: '$args': exit $rc, $(cat "$tmp/err")"
+	elif [ "$rc" = 2 ] && grep -Fq -- "prism: $want" "$tmp/err"; then
+		ok "POSIXLY_CORRECT: '$args': exit 2, '$want'"
+	else
+		ko "POSIXLY_CORRECT: '$args': exit $rc, stderr: $(head -1 "$tmp/err")"
+	fi
+done <<EOF
+explain 12 --json|explain: '--json' is not a job id
+compare 1 2 --frob|compare: '--frob' is not a job id
+check $top_srcdir/slurm-conf-examples/gridengine.conf --gridengine|check: unexpected argument '--gridengine'
+check --gridengine $top_srcdir/slurm-conf-examples/gridengine.conf|ok
+check $example --help|help
+EOF
 
 # ---- check a policy file -----------------------------------------------
 run check "$example"
