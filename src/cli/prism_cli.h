@@ -335,6 +335,16 @@ extern int cli_compare_print(const cli_records_t *r, prism_policy_t kind,
 extern int cli_compare(int argc, char **argv);
 
 /*
+ * The line naming a whatif's change, after "What if ": "policy=POLICY
+ * with SETTING=VALUE ...:" for the 'nset' settings 'set', or "policy=POLICY
+ * read CAND instead of its file in force:" for a candidate file 'cand'
+ * (not NULL), in a new string of its length that the caller frees; NULL
+ * when out of memory.
+ */
+extern char *cli_whatif_what(const char *policy, char *const *set, int nset,
+			     const char *cand);
+
+/*
  * prism whatif (cli_whatif.c): rank the 'n' entries of 'jobs' before and
  * after the change 'what' (a line naming it) and print to 'out' how the
  * order changes: how many move, the 'top' that move most (rank and

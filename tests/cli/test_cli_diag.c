@@ -1411,6 +1411,56 @@ START_TEST(test_mf_whatif_from_zero)
 }
 END_TEST
 
+/*
+ * whatif's heading is whole at any length (issue 35: it was built in 2048
+ * bytes): 300 settings of 20 bytes, and a candidate path of 4000 bytes;
+ * cli_whatif_print() prints it whole after "What if ".
+ */
+START_TEST(test_whatif_what)
+{
+	enum { NSET = 300 };
+	char *set[NSET], want[NSET * 21 + 64], path[4001], *what, *text = NULL;
+	size_t len = 0, pos;
+	FILE *out = open_memstream(&text, &len);
+
+	pos = (size_t) snprintf(want, sizeof(want), "policy=multifactor with");
+	for (int i = 0; i < NSET; i++) {
+		set[i] = malloc(21);
+		ck_assert_ptr_nonnull(set[i]);
+		snprintf(set[i], 21, "PriorityWeightAge=%02d", i % 100);
+		pos += (size_t) snprintf(want + pos, sizeof(want) - pos, " %s",
+					 set[i]);
+	}
+	snprintf(want + pos, sizeof(want) - pos, ":");
+	ck_assert_uint_gt(strlen(want), 2048);
+	what = cli_whatif_what("multifactor", set, NSET, NULL);
+	ck_assert_str_eq(what, want);
+	ck_assert_int_eq(cli_whatif_print(what, NULL, 0, 10, false, out,
+					  stderr),
+			 CLI_OK);
+	fclose(out);
+	ck_assert_uint_gt(len, strlen(want) + 9);
+	ck_assert(!strncmp(text, "What if ", 8));
+	ck_assert(!strncmp(text + 8, want, strlen(want)));
+	ck_assert_int_eq(text[8 + strlen(want)], '\n');
+	free(text);
+	free(what);
+	for (int i = 0; i < NSET; i++)
+		free(set[i]);
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	snprintf(want, sizeof(want), "policy=moab read %s instead of its file in force:", path);
+	what = cli_whatif_what("moab", NULL, 0, path);
+	ck_assert_str_eq(what, want);
+	free(what);
+	what = cli_whatif_what("multifactor", NULL, 0, NULL);
+	ck_assert_str_eq(what, "policy=multifactor with:");
+	free(what);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("cli_diag");
@@ -1436,6 +1486,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_compare_bad);
 	tcase_add_test(tc, test_mf_whatif);
 	tcase_add_test(tc, test_mf_whatif_from_zero);
+	tcase_add_test(tc, test_whatif_what);
 	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);
 	return s;
