@@ -341,15 +341,15 @@ static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 	FILE *f;
 	int rc = 0;
 
-	if (depth > INCLUDE_DEPTH_MAX) {
-		fprintf(stderr, "%s: Include nested deeper than %d files\n",
-			path, INCLUDE_DEPTH_MAX);
-		return 1;
-	}
 	if (path[0] != '/' && depth && dir)
 		snprintf(full, sizeof(full), "%s/%s", dir, path);
 	else
 		snprintf(full, sizeof(full), "%s", path);
+	if (depth > INCLUDE_DEPTH_MAX) {
+		fprintf(stderr, "%s: Include nested deeper than %d files\n",
+			full, INCLUDE_DEPTH_MAX);
+		return 1;
+	}
 	/* Slurm reads an Include relative to the file that names it */
 	_dir_of(full, here, sizeof(here));
 	f = fopen(full, "r");

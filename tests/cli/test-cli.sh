@@ -415,6 +415,56 @@ expect 1 "check a missing slurm.conf"
 has "$tmp/err" "$tmp/nowhere/slurm.conf: cannot open: No such file or directory" \
 	"a missing slurm.conf is named"
 
+# ---- prism(1)'s other promises about check (issue 35, the audit) -------
+# a slurm.conf without PriorityType: a note, and the check goes on
+mkdir -p "$tmp/notype"
+printf 'ClusterName=x\nPriorityParameters=policy=moab\n' >"$tmp/notype/slurm.conf"
+printf 'QUEUETIMEWEIGHT 1\n' >"$tmp/notype/prism.conf"
+run check --slurm-conf "$tmp/notype/slurm.conf"
+expect 0 "check a slurm.conf without PriorityType"
+has "$tmp/out" "$tmp/notype/slurm.conf: note: PriorityType is not set (Slurm's default is priority/basic): slurmctld does not run Prism" \
+	"a note when PriorityType is not set"
+has "$tmp/out" "$tmp/notype/prism.conf: OK (policy=moab)" \
+	"the check goes on without PriorityType"
+# --slurm-conf FILE POLICYFILE where FILE selects multifactor: an error
+sconf "$tmp/mfpol"
+run check --slurm-conf "$tmp/mfpol/slurm.conf" "$example"
+expect 1 "check --slurm-conf (multifactor) POLICYFILE"
+has "$tmp/err" "$tmp/mfpol/slurm.conf: PriorityParameters: policy=multifactor reads no file, $example is not used" \
+	"a POLICYFILE under multifactor is an error"
+# Include: at most 8 deep (slurm.conf and a chain of 8 included files);
+# a file one deeper is an error naming it
+mkdir -p "$tmp/deep"
+printf 'ClusterName=x\nPriorityType=priority/prism\nInclude i1.conf\n' \
+	>"$tmp/deep/slurm.conf"
+for i in 1 2 3 4 5 6 7; do
+	echo "Include i$((i + 1)).conf" >"$tmp/deep/i$i.conf"
+done
+echo "PriorityParameters=policy=moab,config=$tmp/notype/prism.conf" \
+	>"$tmp/deep/i8.conf"
+run check --slurm-conf "$tmp/deep/slurm.conf"
+expect 0 "check through Include 8 deep"
+has "$tmp/out" "$tmp/notype/prism.conf: OK (policy=moab)" \
+	"the 8th included file's PriorityParameters is read"
+mv "$tmp/deep/i8.conf" "$tmp/deep/i9.conf"
+echo "Include i9.conf" >"$tmp/deep/i8.conf"
+run check --slurm-conf "$tmp/deep/slurm.conf"
+expect 1 "check through Include 9 deep"
+has "$tmp/err" "$tmp/deep/i9.conf: Include nested deeper than 8 files" \
+	"a 9th included file is an error naming it"
+# the Moab summary: a weighted subcomponent Slurm has no data for, and the
+# first five credentials of a kind, then how many more
+run check "$tmp/nodata.conf"
+has "$tmp/out" "  SERVICE  weight 1: QUEUETIME 1 BYPASS 2 (no data: 0)" \
+	"the summary marks a subcomponent Slurm has no data for"
+{
+	echo "USERWEIGHT 1"
+	for i in 1 2 3 4 5 6 7; do echo "USERCFG[u$i] PRIORITY=$i"; done
+} >"$tmp/creds.conf"
+run check "$tmp/creds.conf"
+has "$tmp/out" "  user     7: u1 prio 1; u2 prio 2; u3 prio 3; u4 prio 4; u5 prio 5; ... and 2 more" \
+	"the summary shows five credentials of a kind, then how many more"
+
 # ---- check under multifactor: slurm.conf's priority settings -----------
 # each row: file|exit|a line of stdout (exit 0) or stderr (exit 1); @ is
 # the folder. The files say what each one holds.
@@ -577,6 +627,18 @@ has "$tmp/err" "$tmp/many.cfg: 64 priority lines kept, 0 other lines commented o
 	"convert counts both as needing attention"
 run check "$tmp/many.conf"
 expect 0 "the conversion of a file only wrong as a whole passes check"
+# convert fails (status 1) only on a file it cannot read or output it
+# cannot write (prism(1)); a line holding a NUL byte is not copied
+"$P" convert "$example" >/dev/full 2>"$tmp/err"
+rc=$?
+expect 1 "convert to a full device"
+has "$tmp/err" "prism: convert: cannot write the output: No space left on device" \
+	"convert says it cannot write the output"
+printf 'QUEUETIMEWEIGHT 1\nLOG\0LEVEL 3\n' >"$tmp/nul.cfg"
+conv "$tmp/nul.cfg" "$tmp/nul.conf"
+expect 0 "convert a file with a NUL byte"
+has "$tmp/nul.conf" "# needs attention, refused by Prism (NUL byte in the line): line not copied" \
+	"a line holding a NUL byte is not copied"
 
 # ---- files real sites ran (issue 15): tests/cli/compat/ ---------------
 # each row: file|policy|exit of check|a line check prints (stdout for 0,
