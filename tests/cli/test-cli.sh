@@ -744,6 +744,44 @@ else
 	ko "prism(1) does not give the Fair Tree factor as (count - rank + 1) / count"
 fi
 
+# ---- the section-5 pages' EXAMPLES pass check (issue 35, the audit) ----
+# example PAGE N: the Nth .nf block of PAGE's EXAMPLES, troff's \- read as -
+example() {
+	awk -v want="$2" '/^\.SH EXAMPLES/ { on = 1; next } /^\.SH / { on = 0 }
+		on && /^\.nf$/ { n++; blk = 1; next } on && /^\.fi$/ { blk = 0; next }
+		on && blk && n == want' "$top_srcdir/man/$1" | sed 's/\\-/-/g'
+}
+mkdir -p "$tmp/ex5"
+example prism-moab.5 1 >"$tmp/ex5/prism-moab.conf"
+run check --moab "$tmp/ex5/prism-moab.conf"
+expect 0 "prism-moab(5)'s example passes check --moab"
+has "$tmp/out" "$tmp/ex5/prism-moab.conf: OK (policy=moab)" \
+	"prism-moab(5)'s example: OK"
+example prism-gridengine.5 1 >"$tmp/ex5/prism.conf"
+run check --gridengine "$tmp/ex5/prism.conf"
+expect 0 "prism-gridengine(5)'s example passes check --gridengine"
+has "$tmp/out" "$tmp/ex5/prism.conf: OK (policy=gridengine)" \
+	"prism-gridengine(5)'s example: OK"
+# priority_prism(5)'s three slurm.conf lines, the Moab file at the path
+# the page names moved to $tmp, the Grid Engine one as prism.conf next to
+# slurm.conf
+for n in 1 2 3; do
+	{
+		printf 'ClusterName=test\nSlurmctldHost=localhost\n'
+		example priority_prism.5 "$n" |
+			sed "s|/etc/slurm/prism-moab.conf|$tmp/ex5/prism-moab.conf|"
+	} >"$tmp/ex5/slurm.conf"
+	pol=$(sed -n 's/^PriorityParameters=policy=\([a-z]*\).*/\1/p' \
+		"$tmp/ex5/slurm.conf")
+	run check --slurm-conf "$tmp/ex5/slurm.conf"
+	expect 0 "priority_prism(5)'s example $n passes check"
+	if grep -q ": OK (policy=${pol:-multifactor})" "$tmp/out"; then
+		ok "priority_prism(5)'s example $n: OK (policy=${pol:-multifactor})"
+	else
+		ko "priority_prism(5)'s example $n: $(cat "$tmp/out" "$tmp/err")"
+	fi
+done
+
 # ---- explain without a controller --------------------------------------
 # a port nothing listens on (bash's /dev/tcp probes it)
 port=

@@ -34,6 +34,9 @@
 #   (l) prism explain agrees with the controller: its qstat -pri table
 #       lists the pending jobs in squeue's order, and each job's urg in
 #       qstat -urg is the urgency the plugin logged at its last pass
+#   (m) prism whatif refuses a Moab file as a candidate: nothing in it
+#       was understood as Grid Engine, it looks like a Moab file (issue 35)
+#   (n) prism explain --json is a usage error under this policy (exit 2)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -366,6 +369,17 @@ for f in "$MOAB_FILE" "$DIR/moab-weights.cfg"; do
             "exit $mrc, stdout '$mout', stderr '$merr'"
     fi
 done
+
+# (n) issue 35, the audit: --json is a usage error under policy=gridengine
+# (prism(1), explain): exit 2, said on stderr, nothing on stdout
+jout=$("$CLI" explain --json 2>"$DIR/json.err") && jrc=0 || jrc=$?
+jerr=$(<"$DIR/json.err")
+if ((jrc == 2)) && [[ -z $jout && $jerr == "prism: explain: --json is not available under policy=gridengine"* ]]; then
+    check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" 0 "$jerr"
+else
+    check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" 1 \
+        "exit $jrc, stdout '${jout:0:200}', stderr '$jerr'"
+fi
 
 # (g) a changed file is in force at the next pass; prism whatif on it
 # just before predicts the order after it (j). Its priorities are the

@@ -29,12 +29,14 @@
 #   (l) with a broken file slurmctld refuses to start, naming file and line
 #   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE),
 #       slurm.conf settings (policy=moab needs a candidate file) and a
-#       Grid Engine file, of which nothing is a Moab parameter (issue 35)
+#       Grid Engine file, of which nothing is a Moab parameter and which
+#       it names as a Grid Engine file (issue 35)
 #   (n) prism whatif --all --policy-file on the file of (i), run just
 #       before the reconfigure, predicts the order sprio shows after it
 #       and the change at the last pass (daemon's job +1000, no other)
 #   (o) prism compare of daemon's and bin's jobs names CRED (sprio's
 #       ASSOC) as the term that decides, by USERCFG against GROUPCFG
+#   (p) prism explain --json is a usage error under this policy (exit 2)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -400,6 +402,17 @@ if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE w
 else
     check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 1 \
         "exit $grc, stdout '$gout', stderr '$gerr'"
+fi
+
+# (p) issue 35, the audit: --json is a usage error under policy=moab
+# (prism(1), explain): exit 2, said on stderr, nothing on stdout
+jout=$("$CLI" explain --json 2>"$DIR/json.err") && jrc=0 || jrc=$?
+jerr=$(<"$DIR/json.err")
+if ((jrc == 2)) && [[ -z $jout && $jerr == "prism: explain: --json is not available under policy=moab"* ]]; then
+    check "(p) prism explain --json under policy=moab: a usage error (exit 2)" 0 "$jerr"
+else
+    check "(p) prism explain --json under policy=moab: a usage error (exit 2)" 1 \
+        "exit $jrc, stdout '${jout:0:200}', stderr '$jerr'"
 fi
 
 # (i) a fixed file is in force at the next pass; prism whatif on it just
