@@ -9,6 +9,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,7 +172,30 @@ static bool _wants_help(int argc, char **argv)
 	return false;
 }
 
-int main(int argc, char **argv)
+/*
+ * 'rc', or CLI_ERROR after saying so when standard output could not be
+ * written (a full disk, a closed pipe): prism(1) promises status 1 then.
+ */
+static int _out_written(int rc)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout))
+		return rc;
+	if (rc)
+		return rc;
+	/* an earlier write's error is no longer known */
+	if (err)
+		fprintf(stderr, "prism: cannot write the output: %s\n",
+			strerror(err));
+	else
+		fprintf(stderr, "prism: cannot write the output\n");
+	return CLI_ERROR;
+}
+
+static int _run(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -215,4 +239,9 @@ int main(int argc, char **argv)
 	if (cmd[0] == '-')
 		return cli_usage_error("unknown option '%s'", cmd);
 	return cli_usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	return _out_written(_run(argc, argv));
 }

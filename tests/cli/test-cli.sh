@@ -634,6 +634,20 @@ rc=$?
 expect 1 "convert to a full device"
 has "$tmp/err" "prism: convert: cannot write the output: No space left on device" \
 	"convert says it cannot write the output"
+# every subcommand: output that cannot be written is status 1 (prism(1),
+# EXIT STATUS), not a silent 0
+for args in "check $example" "--help" "--version" "help"; do
+	# shellcheck disable=SC2086
+	"$P" $args >/dev/full 2>"$tmp/err"
+	rc=$?
+	expect 1 "$args to a full device"
+	# the reason when the last write failed, none when an earlier did
+	if grep -Eqx "prism: cannot write the output(: No space left on device)?" "$tmp/err"; then
+		ok "$args says it cannot write the output"
+	else
+		ko "$args to a full device: stderr '$(cat "$tmp/err")'"
+	fi
+done
 printf 'QUEUETIMEWEIGHT 1\nLOG\0LEVEL 3\n' >"$tmp/nul.cfg"
 conv "$tmp/nul.cfg" "$tmp/nul.conf"
 expect 0 "convert a file with a NUL byte"

@@ -1144,6 +1144,37 @@ START_TEST(test_compare_decides)
 }
 END_TEST
 
+/* Two jobs of the same priority: the lower job id is considered first,
+ * as prism(1) says, whichever is named first */
+START_TEST(test_compare_tie)
+{
+	char *err = NULL, *text;
+	double fs = mf_rows[0].
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
+		prio_factors->
+#endif
+		priority_fs;
+
+	/* job 5's fair-share raised to make its terms add up to job 6's
+	 * 19900: 500 + 18400 + 1000 */
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
+	mf_rows[0].prio_factors->priority_fs = 18400;
+#else
+	mf_rows[0].priority_fs = 18400;
+#endif
+	text = _compare(6, 5, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
+	mf_rows[0].prio_factors->priority_fs = fs;
+#else
+	mf_rows[0].priority_fs = fs;
+#endif
+	ck_assert_msg(strstr(text, "  same priority 19900: job 5 (the lower job id) is considered first\n"),
+		      "%s", text);
+	free(text);
+	free(err);
+}
+END_TEST
+
 START_TEST(test_compare_fairshare)
 {
 	cli_mf_explain_t x;
@@ -1482,6 +1513,7 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_mf_view_json);
 	tcase_add_test(tc, test_compare);
 	tcase_add_test(tc, test_compare_decides);
+	tcase_add_test(tc, test_compare_tie);
 	tcase_add_test(tc, test_compare_fairshare);
 	tcase_add_test(tc, test_compare_bad);
 	tcase_add_test(tc, test_mf_whatif);

@@ -372,14 +372,7 @@ done
 
 # (n) issue 35, the audit: --json is a usage error under policy=gridengine
 # (prism(1), explain): exit 2, said on stderr, nothing on stdout
-jout=$("$CLI" explain --json 2>"$DIR/json.err") && jrc=0 || jrc=$?
-jerr=$(<"$DIR/json.err")
-if ((jrc == 2)) && [[ -z $jout && $jerr == "prism: explain: --json is not available under policy=gridengine"* ]]; then
-    check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" 0 "$jerr"
-else
-    check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" 1 \
-        "exit $jrc, stdout '${jout:0:200}', stderr '$jerr'"
-fi
+json_refused_check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" gridengine
 
 # (g) a changed file is in force at the next pass; prism whatif on it
 # just before predicts the order after it (j). Its priorities are the

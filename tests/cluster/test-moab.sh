@@ -406,14 +406,7 @@ fi
 
 # (p) issue 35, the audit: --json is a usage error under policy=moab
 # (prism(1), explain): exit 2, said on stderr, nothing on stdout
-jout=$("$CLI" explain --json 2>"$DIR/json.err") && jrc=0 || jrc=$?
-jerr=$(<"$DIR/json.err")
-if ((jrc == 2)) && [[ -z $jout && $jerr == "prism: explain: --json is not available under policy=moab"* ]]; then
-    check "(p) prism explain --json under policy=moab: a usage error (exit 2)" 0 "$jerr"
-else
-    check "(p) prism explain --json under policy=moab: a usage error (exit 2)" 1 \
-        "exit $jrc, stdout '${jout:0:200}', stderr '$jerr'"
-fi
+json_refused_check "(p) prism explain --json under policy=moab: a usage error (exit 2)" moab
 
 # (i) a fixed file is in force at the next pass; prism whatif on it just
 # before predicts the order the next pass gives (its priorities are those
