@@ -213,7 +213,8 @@ static int _run(int argc, char **argv)
 		return cli_usage_error("missing command");
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help")) {
-		if (argc > 2)
+		/* -h among the arguments is help too, as for any command */
+		if (argc > 2 && !_wants_help(argc - 1, argv + 1))
 			return cli_usage_error("unexpected argument '%s'",
 					    argv[2]);
 		cli_usage(stdout);

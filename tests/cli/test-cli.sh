@@ -90,7 +90,7 @@ slurm_ver=$(printf '%d.%02d.%d' "0x${slurm_hdr:0:2}" "0x${slurm_hdr:2:2}" \
 	"0x${slurm_hdr:4:2}")
 has "$tmp/out" "prism $version (built for Slurm $slurm_ver)" \
 	"--version prints the configured version and the Slurm it was built for"
-for a in --help -h help "check --help" "explain -h"; do
+for a in --help -h help "check --help" "explain -h" "help -h" "--help x --help"; do
 	run $a
 	if [ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&
 		grep -q '^  explain \[-l | --long\] \[--json\] \[JOBID...\]' "$tmp/out"; then
