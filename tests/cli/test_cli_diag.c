@@ -1115,27 +1115,30 @@ START_TEST(test_compare)
 }
 END_TEST
 
+/* prism compare of jobs 'a' and 'b' with job 5's fair-share term set to
+ * 'fs' for the run, as a new string. */
+static char *_compare_fs(uint32_t a, uint32_t b, double fs, char **err_text)
+{
+	double *term = &mf_rows[0].
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
+		       prio_factors->
+#endif
+		       priority_fs;
+	double was = *term;
+	char *text;
+
+	*term = fs;
+	text = _compare(a, b, PRISM_POLICY_MULTIFACTOR, CLI_OK, err_text);
+	*term = was;
+	return text;
+}
+
 START_TEST(test_compare_decides)
 {
-	char *err = NULL, *text;
-	double fs = mf_rows[0].
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-		prio_factors->
-#endif
-		priority_fs;
-
+	char *err = NULL;
 	/* job 5's fair-share raised past the gap: fair-share alone decides */
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = 30000;
-#else
-	mf_rows[0].priority_fs = 30000;
-#endif
-	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = fs;
-#else
-	mf_rows[0].priority_fs = fs;
-#endif
+	char *text = _compare_fs(5, 6, 30000, &err);
+
 	ck_assert_msg(strstr(text, "  fairshare                    30000.00       10000.00      +20000.00  decides\n") &&
 			      strstr(text, "  decided by: fairshare (20000.00)\n"),
 		      "%s", text);
@@ -1148,26 +1151,11 @@ END_TEST
  * as prism(1) says, whichever is named first */
 START_TEST(test_compare_tie)
 {
-	char *err = NULL, *text;
-	double fs = mf_rows[0].
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-		prio_factors->
-#endif
-		priority_fs;
-
+	char *err = NULL;
 	/* job 5's fair-share raised to make its terms add up to job 6's
 	 * 19900: 500 + 18400 + 1000 */
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = 18400;
-#else
-	mf_rows[0].priority_fs = 18400;
-#endif
-	text = _compare(6, 5, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = fs;
-#else
-	mf_rows[0].priority_fs = fs;
-#endif
+	char *text = _compare_fs(6, 5, 18400, &err);
+
 	ck_assert_msg(strstr(text, "  same priority 19900: job 5 (the lower job id) is considered first\n"),
 		      "%s", text);
 	free(text);
