@@ -58,6 +58,67 @@ extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err)
 	return pol;
 }
 
+/* How many Moab priority parameters 'text' sets; 0 if it is refused. */
+static unsigned _moab_kept(const char *text, size_t len)
+{
+	prism_moab_policy_t *pol = NULL;
+	unsigned kept;
+
+	if (prism_moab_conf_parse(text, len, NULL, &pol, NULL))
+		return 0;
+	kept = prism_moab_policy_kept(pol);
+	prism_moab_policy_free(pol);
+	return kept;
+}
+
+/* The file policy that is not 'kind': Moab's and Grid Engine's swap. */
+static prism_policy_t _other(prism_policy_t kind)
+{
+	return kind == PRISM_POLICY_MOAB ? PRISM_POLICY_GRIDENGINE :
+					   PRISM_POLICY_MOAB;
+}
+
+static const char *_long_name(prism_policy_t kind)
+{
+	return kind == PRISM_POLICY_MOAB ? "Moab" : "Grid Engine";
+}
+
+extern bool cli_file_lookalike(prism_policy_t kind, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	unsigned mine, other;
+
+	if (prism_file_read(path, &text, &len, NULL))
+		return false;
+	mine = kind == PRISM_POLICY_MOAB ? _moab_kept(text, len) :
+					   prism_ge_conf_kept(text, len);
+	other = kind == PRISM_POLICY_MOAB ? prism_ge_conf_kept(text, len) :
+					    _moab_kept(text, len);
+	free(text);
+	return !mine && other;
+}
+
+extern void cli_not_understood(FILE *out, const char *lead,
+			       prism_policy_t kind, const char *path,
+			       size_t notices, const char *tail)
+{
+	const char *opt = prism_policy_name(kind);
+
+	fprintf(out, "%snothing in %s was understood as a %s policy", lead,
+		path, _long_name(kind));
+	if (notices)
+		fprintf(out, ": no priority parameter, %zu notice%s (`prism check --%s %s` lists them)",
+			notices, notices == 1 ? "" : "s", opt, path);
+	if (cli_file_lookalike(kind, path))
+		fprintf(out, "; it looks like a %s file (`prism check --%s %s` reads it as one)",
+			_long_name(_other(kind)),
+			prism_policy_name(_other(kind)), path);
+	else
+		fprintf(out, "; is it a file of another policy?");
+	fprintf(out, "%s\n", tail);
+}
+
 /* The same lines as the plugin's _notices() (src/plugin/prism_policy.c). */
 extern void cli_moab_notices(const prism_moab_policy_t *pol,
 			     const char *path, FILE *out)
@@ -280,15 +341,15 @@ static int _conf_file(const char *path, const char *dir, _slurm_conf_t *c,
 	FILE *f;
 	int rc = 0;
 
-	if (depth > INCLUDE_DEPTH_MAX) {
-		fprintf(stderr, "%s: Include nested deeper than %d files\n",
-			path, INCLUDE_DEPTH_MAX);
-		return 1;
-	}
 	if (path[0] != '/' && depth && dir)
 		snprintf(full, sizeof(full), "%s/%s", dir, path);
 	else
 		snprintf(full, sizeof(full), "%s", path);
+	if (depth > INCLUDE_DEPTH_MAX) {
+		fprintf(stderr, "%s: Include nested deeper than %d files\n",
+			full, INCLUDE_DEPTH_MAX);
+		return 1;
+	}
 	/* Slurm reads an Include relative to the file that names it */
 	_dir_of(full, here, sizeof(here));
 	f = fopen(full, "r");
@@ -382,6 +443,25 @@ static const char *_slurm_conf_path(const char *opt)
 
 /* ---- check ------------------------------------------------------------ */
 
+/*
+ * A file of which nothing was read as a 'kind' policy (no priority
+ * parameter, only notices) is taken by slurmctld, which runs the policy's
+ * defaults: a warning that says so and what the file looks like.
+ */
+static void _check_kept(prism_policy_t kind, const char *path, unsigned kept,
+			size_t notices)
+{
+	char lead[PRISM_ERROR_PATH_MAX + 64];
+
+	if (kept || !notices)
+		return;
+	snprintf(lead, sizeof(lead),
+		 "%s: warning: slurmctld would run %s's defaults: ", path,
+		 _long_name(kind));
+	/* the notices are listed above */
+	cli_not_understood(stdout, lead, kind, path, 0, "");
+}
+
 extern int cli_check_moab(const char *path)
 {
 	prism_error_t err = { "" };
@@ -392,6 +472,8 @@ extern int cli_check_moab(const char *path)
 		return CLI_ERROR;
 	}
 	cli_moab_notices(pol, path, stdout);
+	_check_kept(PRISM_POLICY_MOAB, path, prism_moab_policy_kept(pol),
+		    prism_moab_policy_notice_count(pol));
 	cli_moab_summary(pol, stdout);
 	printf("%s: OK (policy=moab)\n", path);
 	prism_moab_policy_free(pol);
@@ -405,10 +487,16 @@ extern int cli_check_gridengine(const char *path)
 
 	if (!pol) {
 		fprintf(stderr, "%s\n", err.text);
+		if (cli_file_lookalike(PRISM_POLICY_GRIDENGINE, path))
+			cli_not_understood(stderr, "prism: check: ",
+					   PRISM_POLICY_GRIDENGINE, path, 0,
+					   "");
 		return CLI_ERROR;
 	}
 	for (size_t i = 0; i < prism_ge_policy_notice_count(pol); i++)
 		printf("%s\n", prism_ge_policy_notice(pol, i));
+	_check_kept(PRISM_POLICY_GRIDENGINE, path, prism_ge_policy_kept(pol),
+		    prism_ge_policy_notice_count(pol));
 	cli_ge_summary(pol, stdout);
 	printf("%s: OK (policy=gridengine)\n", path);
 	prism_ge_policy_free(pol);

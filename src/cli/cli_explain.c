@@ -580,8 +580,9 @@ extern int cli_whatif_moab(const cli_records_t *r, const char *path,
 		return _bad_candidate(&err);
 	if (!prism_moab_policy_kept(pol) &&
 	    prism_moab_policy_notice_count(pol)) {
-		fprintf(stderr, "prism: whatif: nothing in %s was understood as a Moab policy: no priority parameter, %zu notices (`prism check --moab %s` lists them); is it a file of another policy? Nothing computed.\n",
-			cand, prism_moab_policy_notice_count(pol), cand);
+		cli_not_understood(stderr, "prism: whatif: ", PRISM_POLICY_MOAB,
+				   cand, prism_moab_policy_notice_count(pol),
+				   ". Nothing computed.");
 		prism_moab_policy_free(pol);
 		return CLI_ERROR;
 	}
@@ -638,8 +639,22 @@ extern int cli_whatif_ge(const cli_records_t *r, const char *path,
 	*out = NULL;
 	*cnt = 0;
 	pol = cli_ge_read(cand, &err);
-	if (!pol)
-		return _bad_candidate(&err);
+	if (!pol) {
+		_bad_candidate(&err);
+		if (cli_file_lookalike(PRISM_POLICY_GRIDENGINE, cand))
+			cli_not_understood(stderr, "prism: whatif: ",
+					   PRISM_POLICY_GRIDENGINE, cand, 0,
+					   ". Nothing computed.");
+		return CLI_ERROR;
+	}
+	if (!prism_ge_policy_kept(pol) && prism_ge_policy_notice_count(pol)) {
+		cli_not_understood(stderr, "prism: whatif: ",
+				   PRISM_POLICY_GRIDENGINE, cand,
+				   prism_ge_policy_notice_count(pol),
+				   ". Nothing computed.");
+		prism_ge_policy_free(pol);
+		return CLI_ERROR;
+	}
 	x.now = _last_pass(r, stdout);
 	usage = _ge_usage(r, pol, x.now, stdout);
 	if (!r->assocs)
@@ -822,25 +837,6 @@ extern int cli_compare(int argc, char **argv)
 	return rc;
 }
 
-/* "SETTING=VALUE ..." or "policy file FILE" into 'buf'. */
-static void _whatif_what(char *buf, size_t size, const cli_policy_t *entry,
-			 char *const *set, int nset, const char *cand)
-{
-	size_t len;
-
-	if (cand) {
-		snprintf(buf, size, "policy=%s read %s instead of its file in force:",
-			 prism_policy_name(entry->kind), cand);
-		return;
-	}
-	len = (size_t) snprintf(buf, size, "policy=%s with",
-				prism_policy_name(entry->kind));
-	for (int i = 0; i < nset && len < size; i++)
-		len += (size_t) snprintf(buf + len, size - len, " %s", set[i]);
-	if (len < size)
-		snprintf(buf + len, size - len, ":");
-}
-
 /* --top N: a count from 1 to 1000000. */
 static int _top(const char *s, uint32_t *top)
 {
@@ -867,7 +863,7 @@ extern int cli_whatif(int argc, char **argv)
 	cli_records_t r = { .conf = NULL };
 	const cli_policy_t *entry = NULL;
 	prism_whatif_job_t *jobs = NULL;
-	char path[PRISM_PARAMS_MAX + 64], what[2048];
+	char path[PRISM_PARAMS_MAX + 64], *what;
 	const char *cand = NULL;
 	uint32_t top = 10, cnt = 0;
 	bool all = false;
@@ -931,10 +927,14 @@ extern int cli_whatif(int argc, char **argv)
 	    getuid() != r.conf->slurm_user_id)
 		printf("note: PrivateData=jobs: the controller shows you only your own jobs (unless you are an operator); the ranks below are among the jobs you see, not the whole queue.\n");
 	if (!rc) {
-		_whatif_what(what, sizeof(what), entry, argv + optind,
-			     argc - optind, cand);
-		rc = cli_whatif_print(what, jobs, cnt, top, all, stdout,
-				      stderr);
+		what = cli_whatif_what(prism_policy_name(entry->kind),
+				       argv + optind, argc - optind, cand);
+		rc = what ? cli_whatif_print(what, jobs, cnt, top, all, stdout,
+					     stderr) :
+			    CLI_ERROR;
+		if (!what)
+			fprintf(stderr, "prism: whatif: out of memory\n");
+		free(what);
 	}
 out:
 	free(jobs);

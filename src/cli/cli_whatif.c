@@ -11,8 +11,37 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "prism_cli.h"
+
+extern char *cli_whatif_what(const char *policy, char *const *set, int nset,
+			     const char *cand)
+{
+	static const char read_fmt[] =
+		"policy=%s read %s instead of its file in force:";
+	size_t size, len;
+	char *buf;
+
+	if (cand)
+		size = sizeof(read_fmt) + strlen(policy) + strlen(cand);
+	else
+		size = sizeof("policy= with:") + strlen(policy);
+	for (int i = 0; !cand && i < nset; i++)
+		size += 1 + strlen(set[i]);
+	buf = malloc(size);
+	if (!buf)
+		return NULL;
+	if (cand) {
+		snprintf(buf, size, read_fmt, policy, cand);
+		return buf;
+	}
+	len = (size_t) snprintf(buf, size, "policy=%s with", policy);
+	for (int i = 0; i < nset; i++)
+		len += (size_t) snprintf(buf + len, size - len, " %s", set[i]);
+	snprintf(buf + len, size - len, ":");
+	return buf;
+}
 
 static const char *_s(const char *s)
 {

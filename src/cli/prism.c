@@ -9,6 +9,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,7 +127,8 @@ static const char usage_text[] =
 	"  -h, --help      print this text and exit\n"
 	"  -V, --version   print the version and exit\n"
 	"  A subcommand's options may come before or after its arguments\n"
-	"  (prism explain 10 --json); none after '--'.\n"
+	"  (prism explain 10 --json); none after '--'. With POSIXLY_CORRECT\n"
+	"  set, options must come first, as in every GNU tool.\n"
 	"\n"
 	"ENVIRONMENT\n"
 	"  SLURM_CONF      the slurm.conf check reads without --slurm-conf (unset\n"
@@ -134,6 +136,9 @@ static const char usage_text[] =
 	"                  explain, compare and whatif find the controller (one\n"
 	"                  that names no file, or is empty, is an error at once);\n"
 	"                  convert reads none\n"
+	"  POSIXLY_CORRECT when set, a subcommand's options end at its first\n"
+	"                  other argument (getopt_long(3)); -h, --help still\n"
+	"                  print this text\n"
 	"\n"
 	"EXIT STATUS\n"
 	"  0 success, 1 an error (a bad file, no controller), 2 a usage error.\n";
@@ -167,7 +172,30 @@ static bool _wants_help(int argc, char **argv)
 	return false;
 }
 
-int main(int argc, char **argv)
+/*
+ * 'rc', or CLI_ERROR after saying so when standard output could not be
+ * written (a full disk, a closed pipe): prism(1) promises status 1 then.
+ */
+static int _out_written(int rc)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (!ferror(stdout))
+		return rc;
+	if (rc)
+		return rc;
+	/* an earlier write's error is no longer known */
+	if (err)
+		fprintf(stderr, "prism: cannot write the output: %s\n",
+			strerror(err));
+	else
+		fprintf(stderr, "prism: cannot write the output\n");
+	return CLI_ERROR;
+}
+
+static int _run(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
@@ -185,7 +213,8 @@ int main(int argc, char **argv)
 		return cli_usage_error("missing command");
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help")) {
-		if (argc > 2 && strcmp(cmd, "help"))
+		/* -h among the arguments is help too, as for any command */
+		if (argc > 2 && !_wants_help(argc - 1, argv + 1))
 			return cli_usage_error("unexpected argument '%s'",
 					    argv[2]);
 		cli_usage(stdout);
@@ -211,4 +240,9 @@ int main(int argc, char **argv)
 	if (cmd[0] == '-')
 		return cli_usage_error("unknown option '%s'", cmd);
 	return cli_usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	return _out_written(_run(argc, argv));
 }

@@ -249,6 +249,23 @@ extern prism_moab_policy_t *cli_moab_read(const char *path,
  */
 extern prism_ge_policy_t *cli_ge_read(const char *path, prism_error_t *err);
 
+/*
+ * Whether nothing in the policy file 'path' reads as a 'kind' policy
+ * (moab or gridengine) while the other file policy reads something in it:
+ * a file of the other policy. False when 'path' cannot be read.
+ */
+extern bool cli_file_lookalike(prism_policy_t kind, const char *path);
+
+/*
+ * Print on 'out' one line: 'lead', that nothing in 'path' was understood
+ * as a 'kind' policy (with its 'notices' when not 0), that it looks like
+ * a file of the other policy (cli_file_lookalike()) or asks whether it is
+ * one, then 'tail'.
+ */
+extern void cli_not_understood(FILE *out, const char *lead,
+			       prism_policy_t kind, const char *path,
+			       size_t notices, const char *tail);
+
 /* ---- explain: what both views share (src/cli/cli_diag.c) ---- */
 
 /*
@@ -316,6 +333,16 @@ extern void cli_row_tres(const priority_factors_object_t *f, char ***names,
 extern int cli_compare_print(const cli_records_t *r, prism_policy_t kind,
 			     uint32_t a, uint32_t b, FILE *out, FILE *err);
 extern int cli_compare(int argc, char **argv);
+
+/*
+ * The line naming a whatif's change, after "What if ": "policy=POLICY
+ * with SETTING=VALUE ...:" for the 'nset' settings 'set', or "policy=POLICY
+ * read CAND instead of its file in force:" for a candidate file 'cand'
+ * (not NULL), in a new string of its length that the caller frees; NULL
+ * when out of memory.
+ */
+extern char *cli_whatif_what(const char *policy, char *const *set, int nset,
+			     const char *cand);
 
 /*
  * prism whatif (cli_whatif.c): rank the 'n' entries of 'jobs' before and

@@ -13,7 +13,8 @@
 #    continuation and the time forms 0-4, 48:00:00 and a bare 7, a clean
 #    file, files Slurm's parser refuses (its error, exit 1), settings
 #    slurmctld stops on (errors, exit 1), a misspelt PriorityFlags item
-#    (a warning, exit 0);
+#    (a warning, exit 0), items that contain a flag's name (read as that
+#    flag by Slurm's parser: a warning that says so);
 #  - convert: a moab.cfg with RMCFG/NODECFG/LOGLEVEL lines and priority
 #    lines: priority lines kept as they are, the others commented out
 #    with a reason, a summary at the end, the output passes `prism
@@ -89,7 +90,7 @@ slurm_ver=$(printf '%d.%02d.%d' "0x${slurm_hdr:0:2}" "0x${slurm_hdr:2:2}" \
 	"0x${slurm_hdr:4:2}")
 has "$tmp/out" "prism $version (built for Slurm $slurm_ver)" \
 	"--version prints the configured version and the Slurm it was built for"
-for a in --help -h help "check --help" "explain -h"; do
+for a in --help -h help "check --help" "explain -h" "help -h" "--help x --help"; do
 	run $a
 	if [ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&
 		grep -q '^  explain \[-l | --long\] \[--json\] \[JOBID...\]' "$tmp/out"; then
@@ -123,6 +124,8 @@ done <<'EOF'
 frobnicate|unknown command 'frobnicate'
 --frob|unknown option '--frob'
 --version extra|unexpected argument 'extra'
+--help extra|unexpected argument 'extra'
+help extra|unexpected argument 'extra'
 check a b|check: unexpected argument 'b'
 check --frob|check: unknown option '--frob'
 check --slurm-conf|check: --slurm-conf needs a file
@@ -152,6 +155,33 @@ whatif --top 0 PriorityWeightAge=1|whatif: --top '0' is not a count from 1 to 10
 whatif --top x PriorityWeightAge=1|whatif: --top 'x' is not a count from 1 to 1000000
 whatif --frob|whatif: unknown option or missing value '--frob'
 whatif --policy-file a PriorityWeightAge=1|whatif: either SETTING=VALUE... or --policy-file FILE, not both
+EOF
+# POSIXLY_CORRECT (prism(1), ENVIRONMENT): options end at the first
+# other argument, as in GNU tools; before it they are read, and -h is
+# found anywhere. Without it the same lines are tested above and below.
+while IFS='|' read -r args want; do
+	[ -n "$args" ] || continue
+	# shellcheck disable=SC2086
+	POSIXLY_CORRECT=1 "$P" $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$want" = help ]; then
+		[ "$rc" = 0 ] && grep -q '^Usage: prism COMMAND' "$tmp/out" &&
+			ok "POSIXLY_CORRECT: '$args' prints the usage text" ||
+			ko "POSIXLY_CORRECT: '$args': exit $rc"
+	elif [ "$want" = ok ]; then
+		[ "$rc" = 0 ] && ok "POSIXLY_CORRECT: '$args' (exit 0)" ||
+			ko "POSIXLY_CORRECT: '$args': exit $rc, $(cat "$tmp/err")"
+	elif [ "$rc" = 2 ] && grep -Fq -- "prism: $want" "$tmp/err"; then
+		ok "POSIXLY_CORRECT: '$args': exit 2, '$want'"
+	else
+		ko "POSIXLY_CORRECT: '$args': exit $rc, stderr: $(head -1 "$tmp/err")"
+	fi
+done <<EOF
+explain 12 --json|explain: '--json' is not a job id
+compare 1 2 --frob|compare: '--frob' is not a job id
+check $top_srcdir/slurm-conf-examples/gridengine.conf --gridengine|check: unexpected argument '--gridengine'
+check --gridengine $top_srcdir/slurm-conf-examples/gridengine.conf|ok
+check $example --help|help
 EOF
 
 # ---- check a policy file -----------------------------------------------
@@ -340,6 +370,27 @@ run check --gridengine
 expect 2 "check --gridengine without a file"
 run check --gridengine --slurm-conf "$tmp/ge/slurm.conf" "$ge_example"
 expect 2 "check --gridengine with --slurm-conf"
+# issue 35, item 7: a file of the other policy is named as one. A Moab
+# file under --gridengine: refused at its first USERCFG[...] line, and
+# nothing before it was Grid Engine's; with weights only, every line a
+# notice (slurmctld would run Grid Engine's defaults): a warning
+run check --gridengine "$example"
+expect 1 "check --gridengine the Moab example"
+has "$tmp/err" "prism: check: nothing in $example was understood as a Grid Engine policy; it looks like a Moab file (\`prism check --moab $example\` reads it as one)" \
+	"check --gridengine of a Moab file says it looks like a Moab file"
+printf 'QUEUETIMEWEIGHT 10\nUSERWEIGHT 100\n' >"$tmp/moab-weights.cfg"
+run check --gridengine "$tmp/moab-weights.cfg"
+expect 0 "check --gridengine a Moab file of weights only"
+has "$tmp/out" "$tmp/moab-weights.cfg: warning: slurmctld would run Grid Engine's defaults: nothing in $tmp/moab-weights.cfg was understood as a Grid Engine policy; it looks like a Moab file (\`prism check --moab $tmp/moab-weights.cfg\` reads it as one)" \
+	"check --gridengine of Moab weights warns that it looks like a Moab file"
+run check "$ge_example"
+expect 0 "check (Moab, the default) the Grid Engine example"
+has "$tmp/out" "$ge_example: warning: slurmctld would run Moab's defaults: nothing in $ge_example was understood as a Moab policy; it looks like a Grid Engine file (\`prism check --gridengine $ge_example\` reads it as one)" \
+	"check of a Grid Engine file as Moab warns that it looks like a Grid Engine file"
+printf 'LOGLEVEL 3\n' >"$tmp/neither.cfg"
+run check "$tmp/neither.cfg"
+has "$tmp/out" "$tmp/neither.cfg: warning: slurmctld would run Moab's defaults: nothing in $tmp/neither.cfg was understood as a Moab policy; is it a file of another policy?" \
+	"a file of neither policy: the warning asks"
 
 sconf "$tmp/badp" "PriorityParameters=policy=foo"
 run check --slurm-conf "$tmp/badp/slurm.conf"
@@ -363,6 +414,56 @@ run check --slurm-conf "$tmp/nowhere/slurm.conf"
 expect 1 "check a missing slurm.conf"
 has "$tmp/err" "$tmp/nowhere/slurm.conf: cannot open: No such file or directory" \
 	"a missing slurm.conf is named"
+
+# ---- prism(1)'s other promises about check (issue 35, the audit) -------
+# a slurm.conf without PriorityType: a note, and the check goes on
+mkdir -p "$tmp/notype"
+printf 'ClusterName=x\nPriorityParameters=policy=moab\n' >"$tmp/notype/slurm.conf"
+printf 'QUEUETIMEWEIGHT 1\n' >"$tmp/notype/prism.conf"
+run check --slurm-conf "$tmp/notype/slurm.conf"
+expect 0 "check a slurm.conf without PriorityType"
+has "$tmp/out" "$tmp/notype/slurm.conf: note: PriorityType is not set (Slurm's default is priority/basic): slurmctld does not run Prism" \
+	"a note when PriorityType is not set"
+has "$tmp/out" "$tmp/notype/prism.conf: OK (policy=moab)" \
+	"the check goes on without PriorityType"
+# --slurm-conf FILE POLICYFILE where FILE selects multifactor: an error
+sconf "$tmp/mfpol"
+run check --slurm-conf "$tmp/mfpol/slurm.conf" "$example"
+expect 1 "check --slurm-conf (multifactor) POLICYFILE"
+has "$tmp/err" "$tmp/mfpol/slurm.conf: PriorityParameters: policy=multifactor reads no file, $example is not used" \
+	"a POLICYFILE under multifactor is an error"
+# Include: at most 8 deep (slurm.conf and a chain of 8 included files);
+# a file one deeper is an error naming it
+mkdir -p "$tmp/deep"
+printf 'ClusterName=x\nPriorityType=priority/prism\nInclude i1.conf\n' \
+	>"$tmp/deep/slurm.conf"
+for i in 1 2 3 4 5 6 7; do
+	echo "Include i$((i + 1)).conf" >"$tmp/deep/i$i.conf"
+done
+echo "PriorityParameters=policy=moab,config=$tmp/notype/prism.conf" \
+	>"$tmp/deep/i8.conf"
+run check --slurm-conf "$tmp/deep/slurm.conf"
+expect 0 "check through Include 8 deep"
+has "$tmp/out" "$tmp/notype/prism.conf: OK (policy=moab)" \
+	"the 8th included file's PriorityParameters is read"
+mv "$tmp/deep/i8.conf" "$tmp/deep/i9.conf"
+echo "Include i9.conf" >"$tmp/deep/i8.conf"
+run check --slurm-conf "$tmp/deep/slurm.conf"
+expect 1 "check through Include 9 deep"
+has "$tmp/err" "$tmp/deep/i9.conf: Include nested deeper than 8 files" \
+	"a 9th included file is an error naming it"
+# the Moab summary: a weighted subcomponent Slurm has no data for, and the
+# first five credentials of a kind, then how many more
+run check "$tmp/nodata.conf"
+has "$tmp/out" "  SERVICE  weight 1: QUEUETIME 1 BYPASS 2 (no data: 0)" \
+	"the summary marks a subcomponent Slurm has no data for"
+{
+	echo "USERWEIGHT 1"
+	for i in 1 2 3 4 5 6 7; do echo "USERCFG[u$i] PRIORITY=$i"; done
+} >"$tmp/creds.conf"
+run check "$tmp/creds.conf"
+has "$tmp/out" "  user     7: u1 prio 1; u2 prio 2; u3 prio 3; u4 prio 4; u5 prio 5; ... and 2 more" \
+	"the summary shows five credentials of a kind, then how many more"
 
 # ---- check under multifactor: slurm.conf's priority settings -----------
 # each row: file|exit|a line of stdout (exit 0) or stderr (exit 1); @ is
@@ -395,6 +496,9 @@ tiny.conf|0|@/tiny.conf: OK (policy=multifactor), 1 warning
 flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'ACRUE_ALWAYS' is not a flag (did you mean ACCRUE_ALWAYS?): Slurm ignores it without a word
 flags.conf|0|@/flags.conf:8: warning: PriorityFlags=ACRUE_ALWAYS,max_tres,SOMETHING: 'SOMETHING' is not a flag: Slurm ignores it without a word
 flags.conf|0|@/flags.conf: OK (policy=multifactor), 2 warnings
+flagsub.conf|0|@/flagsub.conf:10: warning: PriorityFlags=NO_FAIR_TREEX,ACCRUE_ALWAYSS: 'NO_FAIR_TREEX' is not a flag, but Slurm finds NO_FAIR_TREE in it and reads it as that flag
+flagsub.conf|0|@/flagsub.conf:10: warning: PriorityFlags=NO_FAIR_TREEX,ACCRUE_ALWAYSS: 'ACCRUE_ALWAYSS' is not a flag, but Slurm finds ACCRUE_ALWAYS in it and reads it as that flag
+flagsub.conf|0|  PriorityFlags: NO_FAIR_TREE,ACCRUE_ALWAYS
 forms.conf|0|@/forms-inc.conf:3: warning: PriorityMaxAge=00:07:00: shorter than PriorityCalcPeriod=04:00:00: the age factor jumps from 0 to 1 between two recalculations
 forms.conf|0|  PriorityMaxAge 00:07:00, PriorityCalcPeriod 04:00:00
 forms.conf|0|  PriorityDecayHalfLife 2-00:00:00, PriorityUsageResetPeriod NONE
@@ -523,6 +627,32 @@ has "$tmp/err" "$tmp/many.cfg: 64 priority lines kept, 0 other lines commented o
 	"convert counts both as needing attention"
 run check "$tmp/many.conf"
 expect 0 "the conversion of a file only wrong as a whole passes check"
+# convert fails (status 1) only on a file it cannot read or output it
+# cannot write (prism(1)); a line holding a NUL byte is not copied
+"$P" convert "$example" >/dev/full 2>"$tmp/err"
+rc=$?
+expect 1 "convert to a full device"
+has "$tmp/err" "prism: convert: cannot write the output: No space left on device" \
+	"convert says it cannot write the output"
+# every subcommand: output that cannot be written is status 1 (prism(1),
+# EXIT STATUS), not a silent 0
+for args in "check $example" "--help" "--version" "help"; do
+	# shellcheck disable=SC2086
+	"$P" $args >/dev/full 2>"$tmp/err"
+	rc=$?
+	expect 1 "$args to a full device"
+	# the reason when the last write failed, none when an earlier did
+	if grep -Eqx "prism: cannot write the output(: No space left on device)?" "$tmp/err"; then
+		ok "$args says it cannot write the output"
+	else
+		ko "$args to a full device: stderr '$(cat "$tmp/err")'"
+	fi
+done
+printf 'QUEUETIMEWEIGHT 1\nLOG\0LEVEL 3\n' >"$tmp/nul.cfg"
+conv "$tmp/nul.cfg" "$tmp/nul.conf"
+expect 0 "convert a file with a NUL byte"
+has "$tmp/nul.conf" "# needs attention, refused by Prism (NUL byte in the line): line not copied" \
+	"a line holding a NUL byte is not copied"
 
 # ---- files real sites ran (issue 15): tests/cli/compat/ ---------------
 # each row: file|policy|exit of check|a line check prints (stdout for 0,
@@ -627,6 +757,44 @@ if grep -Fq '(count \- rank + 1) / count' "$page"; then
 else
 	ko "prism(1) does not give the Fair Tree factor as (count - rank + 1) / count"
 fi
+
+# ---- the section-5 pages' EXAMPLES pass check (issue 35, the audit) ----
+# example PAGE N: the Nth .nf block of PAGE's EXAMPLES, troff's \- read as -
+example() {
+	awk -v want="$2" '/^\.SH EXAMPLES/ { on = 1; next } /^\.SH / { on = 0 }
+		on && /^\.nf$/ { n++; blk = 1; next } on && /^\.fi$/ { blk = 0; next }
+		on && blk && n == want' "$top_srcdir/man/$1" | sed 's/\\-/-/g'
+}
+mkdir -p "$tmp/ex5"
+example prism-moab.5 1 >"$tmp/ex5/prism-moab.conf"
+run check --moab "$tmp/ex5/prism-moab.conf"
+expect 0 "prism-moab(5)'s example passes check --moab"
+has "$tmp/out" "$tmp/ex5/prism-moab.conf: OK (policy=moab)" \
+	"prism-moab(5)'s example: OK"
+example prism-gridengine.5 1 >"$tmp/ex5/prism.conf"
+run check --gridengine "$tmp/ex5/prism.conf"
+expect 0 "prism-gridengine(5)'s example passes check --gridengine"
+has "$tmp/out" "$tmp/ex5/prism.conf: OK (policy=gridengine)" \
+	"prism-gridengine(5)'s example: OK"
+# priority_prism(5)'s three slurm.conf lines, the Moab file at the path
+# the page names moved to $tmp, the Grid Engine one as prism.conf next to
+# slurm.conf
+for n in 1 2 3; do
+	{
+		printf 'ClusterName=test\nSlurmctldHost=localhost\n'
+		example priority_prism.5 "$n" |
+			sed "s|/etc/slurm/prism-moab.conf|$tmp/ex5/prism-moab.conf|"
+	} >"$tmp/ex5/slurm.conf"
+	pol=$(sed -n 's/^PriorityParameters=policy=\([a-z]*\).*/\1/p' \
+		"$tmp/ex5/slurm.conf")
+	run check --slurm-conf "$tmp/ex5/slurm.conf"
+	expect 0 "priority_prism(5)'s example $n passes check"
+	if grep -q ": OK (policy=${pol:-multifactor})" "$tmp/out"; then
+		ok "priority_prism(5)'s example $n: OK (policy=${pol:-multifactor})"
+	else
+		ko "priority_prism(5)'s example $n: $(cat "$tmp/out" "$tmp/err")"
+	fi
+done
 
 # ---- explain without a controller --------------------------------------
 # a port nothing listens on (bash's /dev/tcp probes it)

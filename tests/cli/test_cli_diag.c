@@ -1115,29 +1115,48 @@ START_TEST(test_compare)
 }
 END_TEST
 
+/* prism compare of jobs 'a' and 'b' with job 5's fair-share term set to
+ * 'fs' for the run, as a new string. */
+static char *_compare_fs(uint32_t a, uint32_t b, double fs, char **err_text)
+{
+	double *term = &mf_rows[0].
+#ifdef PRISM_CLI_HAVE_ROW_FACTORS
+		       prio_factors->
+#endif
+		       priority_fs;
+	double was = *term;
+	char *text;
+
+	*term = fs;
+	text = _compare(a, b, PRISM_POLICY_MULTIFACTOR, CLI_OK, err_text);
+	*term = was;
+	return text;
+}
+
 START_TEST(test_compare_decides)
 {
-	char *err = NULL, *text;
-	double fs = mf_rows[0].
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-		prio_factors->
-#endif
-		priority_fs;
-
+	char *err = NULL;
 	/* job 5's fair-share raised past the gap: fair-share alone decides */
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = 30000;
-#else
-	mf_rows[0].priority_fs = 30000;
-#endif
-	text = _compare(5, 6, PRISM_POLICY_MULTIFACTOR, CLI_OK, &err);
-#ifdef PRISM_CLI_HAVE_ROW_FACTORS
-	mf_rows[0].prio_factors->priority_fs = fs;
-#else
-	mf_rows[0].priority_fs = fs;
-#endif
+	char *text = _compare_fs(5, 6, 30000, &err);
+
 	ck_assert_msg(strstr(text, "  fairshare                    30000.00       10000.00      +20000.00  decides\n") &&
 			      strstr(text, "  decided by: fairshare (20000.00)\n"),
+		      "%s", text);
+	free(text);
+	free(err);
+}
+END_TEST
+
+/* Two jobs of the same priority: the lower job id is considered first,
+ * as prism(1) says, whichever is named first */
+START_TEST(test_compare_tie)
+{
+	char *err = NULL;
+	/* job 5's fair-share raised to make its terms add up to job 6's
+	 * 19900: 500 + 18400 + 1000 */
+	char *text = _compare_fs(6, 5, 18400, &err);
+
+	ck_assert_msg(strstr(text, "  same priority 19900: job 5 (the lower job id) is considered first\n"),
 		      "%s", text);
 	free(text);
 	free(err);
@@ -1411,6 +1430,56 @@ START_TEST(test_mf_whatif_from_zero)
 }
 END_TEST
 
+/*
+ * whatif's heading is whole at any length (issue 35: it was built in 2048
+ * bytes): 300 settings of 20 bytes, and a candidate path of 4000 bytes;
+ * cli_whatif_print() prints it whole after "What if ".
+ */
+START_TEST(test_whatif_what)
+{
+	enum { NSET = 300 };
+	char *set[NSET], want[NSET * 21 + 64], path[4001], *what, *text = NULL;
+	size_t len = 0, pos;
+	FILE *out = open_memstream(&text, &len);
+
+	pos = (size_t) snprintf(want, sizeof(want), "policy=multifactor with");
+	for (int i = 0; i < NSET; i++) {
+		set[i] = malloc(21);
+		ck_assert_ptr_nonnull(set[i]);
+		snprintf(set[i], 21, "PriorityWeightAge=%02d", i % 100);
+		pos += (size_t) snprintf(want + pos, sizeof(want) - pos, " %s",
+					 set[i]);
+	}
+	snprintf(want + pos, sizeof(want) - pos, ":");
+	ck_assert_uint_gt(strlen(want), 2048);
+	what = cli_whatif_what("multifactor", set, NSET, NULL);
+	ck_assert_str_eq(what, want);
+	ck_assert_int_eq(cli_whatif_print(what, NULL, 0, 10, false, out,
+					  stderr),
+			 CLI_OK);
+	fclose(out);
+	ck_assert_uint_gt(len, strlen(want) + 9);
+	ck_assert(!strncmp(text, "What if ", 8));
+	ck_assert(!strncmp(text + 8, want, strlen(want)));
+	ck_assert_int_eq(text[8 + strlen(want)], '\n');
+	free(text);
+	free(what);
+	for (int i = 0; i < NSET; i++)
+		free(set[i]);
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	snprintf(want, sizeof(want), "policy=moab read %s instead of its file in force:", path);
+	what = cli_whatif_what("moab", NULL, 0, path);
+	ck_assert_str_eq(what, want);
+	free(what);
+	what = cli_whatif_what("multifactor", NULL, 0, NULL);
+	ck_assert_str_eq(what, "policy=multifactor with:");
+	free(what);
+}
+END_TEST
+
 static Suite *_suite(void)
 {
 	Suite *s = suite_create("cli_diag");
@@ -1432,10 +1501,12 @@ static Suite *_suite(void)
 	tcase_add_test(tc, test_mf_view_json);
 	tcase_add_test(tc, test_compare);
 	tcase_add_test(tc, test_compare_decides);
+	tcase_add_test(tc, test_compare_tie);
 	tcase_add_test(tc, test_compare_fairshare);
 	tcase_add_test(tc, test_compare_bad);
 	tcase_add_test(tc, test_mf_whatif);
 	tcase_add_test(tc, test_mf_whatif_from_zero);
+	tcase_add_test(tc, test_whatif_what);
 	tcase_add_test(tc, test_mf_view_admin);
 	suite_add_tcase(s, tc);
 	return s;

@@ -566,3 +566,17 @@ whatif_check() {
         check "$1" 1 "whatif: '$want' sprio: '$got'"
     fi
 }
+
+# json_refused_check LABEL POLICY -- PASS when `prism explain --json` is
+# a usage error under policy=POLICY, as prism(1) says: exit 2, the reason
+# on stderr, nothing on stdout (CLI: the prism command).
+json_refused_check() {
+    local out err rc
+    out=$("$CLI" explain --json 2>"$DIR/json.err") && rc=0 || rc=$?
+    err=$(<"$DIR/json.err")
+    if ((rc == 2)) && [[ -z $out && $err == "prism: explain: --json is not available under policy=$2"* ]]; then
+        check "$1" 0 "$err"
+    else
+        check "$1" 1 "exit $rc, stdout '${out:0:200}', stderr '$err'"
+    fi
+}

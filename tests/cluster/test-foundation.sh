@@ -21,6 +21,10 @@
 #       explain --json, as in sprio, and compare says the administrator's
 #       priority decides; explain --json gives the time of the plugin's
 #       last pass (pass_time)
+#   (n) issue 35, the audit, under priority/prism: explain prints the
+#       lines of prism(1)'s example, --json the fields the page names, a
+#       job id not found is exit 1; whatif's heading; --policy-file under
+#       multifactor is exit 1
 # The cluster is always stopped (trap), even on failure or interrupt.
 # The temp dir is removed on success and kept (path printed) on failure, or
 # always kept when PRISM_KEEP_DIR is non-empty.
@@ -327,6 +331,50 @@ if [[ $PRIORITY_TYPE == priority/prism ]]; then
         check "(m) an admin-set priority: site 0 and nice 0 as in sprio; explain --json has pass_time" 1 \
             "sprio site/nice '$sprio_site'; json ${json:0:300}"
     fi
+fi
+
+# (n) issue 35, the audit: prism(1)'s promises about explain, whatif and
+# their errors under multifactor, against the live controller: the
+# example's first line, block header, term table, sum line and fair-share
+# path; the JSON fields the page names; a job id not found (exit 1, on
+# stderr); whatif's heading and --top; a candidate file under
+# multifactor (exit 1)
+if [[ $PRIORITY_TYPE == priority/prism ]]; then
+    CLI=${PRISM_CLI:-$HERE/../../src/cli/prism}
+    xout=$("$CLI" explain "$JOB_LOW" 2>"$DIR/explain-n.err") && xrc=0 || xrc=$?
+    first=$(head -n 1 <<<"$xout")
+    page_re="^Prism policy=multifactor \(Slurm's multifactor terms as the controller computed them; sprio -l shows the same\), at the plugin's last pass, [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}: ages are measured to it\.$"
+    if ((xrc == 0)) && [[ $first =~ $page_re ]] &&
+        grep -Eq "^job $JOB_LOW  user daemon  account [a-z]+  partition low  QOS [a-z]+  priority [0-9]+$" <<<"$xout" &&
+        grep -Eq '^  term +factor +weight +value  inputs$' <<<"$xout" &&
+        grep -Eq '^  sum ' <<<"$xout" && grep -Fq '  fair-share path (Fair Tree):' <<<"$xout"; then
+        check "(n) prism explain prints the lines of prism(1)'s example" 0 "$first"
+    else
+        check "(n) prism explain prints the lines of prism(1)'s example" 1 \
+            "exit $xrc, stderr '$(<"$DIR/explain-n.err")', stdout ${xout:0:600}"
+    fi
+    json=$("$CLI" explain --json "$JOB_LOW" 2>/dev/null) || true
+    fields=$(python3 -c 'import json, sys
+d = json.loads(sys.stdin.read())
+j = d["jobs"][0]
+print(all(k in d for k in ("time", "pass_time", "jobs")) and
+      all(k in j for k in ("terms", "sum", "priority", "adds_up", "fairshare")))' <<<"$json" 2>&1) || true
+    check "(n) prism explain --json has the fields prism(1) names" \
+        $([[ $fields == True ]] && echo 0 || echo 1) "${fields:0:300}"
+    nerr=$("$CLI" explain 99999999 2>&1 >/dev/null) && nrc=0 || nrc=$?
+    check "(n) prism explain of a job id not found: exit 1, said on stderr" \
+        $(( (nrc == 1) && ${#nerr} > 0 ? 0 : 1 )) "exit $nrc '$nerr'"
+    wout=$("$CLI" whatif PriorityWeightAge=1 --top 1 2>&1) && wrc=0 || wrc=$?
+    if ((wrc == 0)) && [[ $(sed -n 1p <<<"$wout") == "What if policy=multifactor with PriorityWeightAge=1:" &&
+        $(sed -n 2p <<<"$wout") == "(computed by the prism command; nothing is changed in the controller)" ]]; then
+        check "(n) prism whatif: its heading, nothing changed in the controller" 0
+    else
+        check "(n) prism whatif: its heading, nothing changed in the controller" 1 "exit $wrc ${wout:0:400}"
+    fi
+    perr=$("$CLI" whatif --policy-file "$HERE/../../slurm-conf-examples/prism-moab.conf" 2>&1 >/dev/null) &&
+        prc=0 || prc=$?
+    check "(n) prism whatif --policy-file under multifactor: exit 1" \
+        $(( (prc == 1) && ${#perr} > 0 ? 0 : 1 )) "exit $prc '$perr'"
 fi
 
 FINISHED=1

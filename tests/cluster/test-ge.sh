@@ -34,6 +34,9 @@
 #   (l) prism explain agrees with the controller: its qstat -pri table
 #       lists the pending jobs in squeue's order, and each job's urg in
 #       qstat -urg is the urgency the plugin logged at its last pass
+#   (m) prism whatif refuses a Moab file as a candidate: nothing in it
+#       was understood as Grid Engine, it looks like a Moab file (issue 35)
+#   (n) prism explain --json is a usage error under this policy (exit 2)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -348,6 +351,28 @@ if ((wrc == 1)) && [[ $(wc -l <<<"$werr") == 1 && $werr == "prism: whatif: $POLI
 else
     check "(i) prism whatif: broken candidate refused (exit 1)" 1 "exit $wrc '$werr'"
 fi
+
+# (m) prism whatif refuses a Moab file as a candidate, saying that
+# nothing in it was understood as Grid Engine and that it looks like a
+# Moab file (issue 35, item 7): the Moab example (refused at its first
+# USERCFG[...] line) and a file of Moab weights only (every line a notice)
+MOAB_FILE=$TOP/slurm-conf-examples/prism-moab.conf
+printf 'QUEUETIMEWEIGHT 10\nUSERWEIGHT 100\n' >"$DIR/moab-weights.cfg"
+for f in "$MOAB_FILE" "$DIR/moab-weights.cfg"; do
+    mout=$("$CLI" whatif --policy-file "$f" 2>"$DIR/moab-whatif.err") && mrc=0 || mrc=$?
+    merr=$(<"$DIR/moab-whatif.err")
+    if ((mrc == 1)) && [[ -z $mout ]] &&
+        [[ $(tail -n 1 <<<"$merr") == "prism: whatif: nothing in $f was understood as a Grid Engine policy"*"; it looks like a Moab file (\`prism check --moab $f\` reads it as one). Nothing computed." ]]; then
+        check "(m) prism whatif: a Moab file under policy=gridengine is refused as one (${f##*/})" 0 "$merr"
+    else
+        check "(m) prism whatif: a Moab file under policy=gridengine is refused as one (${f##*/})" 1 \
+            "exit $mrc, stdout '$mout', stderr '$merr'"
+    fi
+done
+
+# (n) issue 35, the audit: --json is a usage error under policy=gridengine
+# (prism(1), explain): exit 2, said on stderr, nothing on stdout
+json_refused_check "(n) prism explain --json under policy=gridengine: a usage error (exit 2)" gridengine
 
 # (g) a changed file is in force at the next pass; prism whatif on it
 # just before predicts the order after it (j). Its priorities are the

@@ -29,12 +29,14 @@
 #   (l) with a broken file slurmctld refuses to start, naming file and line
 #   (m) prism whatif refuses a broken candidate file (exit 1, FILE:LINE),
 #       slurm.conf settings (policy=moab needs a candidate file) and a
-#       Grid Engine file, of which nothing is a Moab parameter (issue 35)
+#       Grid Engine file, of which nothing is a Moab parameter and which
+#       it names as a Grid Engine file (issue 35)
 #   (n) prism whatif --all --policy-file on the file of (i), run just
 #       before the reconfigure, predicts the order sprio shows after it
 #       and the change at the last pass (daemon's job +1000, no other)
 #   (o) prism compare of daemon's and bin's jobs names CRED (sprio's
 #       ASSOC) as the term that decides, by USERCFG against GROUPCFG
+#   (p) prism explain --json is a usage error under this policy (exit 2)
 # The cluster is always stopped (trap); the temp dir is removed on success
 # and kept on failure (or with PRISM_KEEP_DIR).
 #
@@ -395,12 +397,16 @@ else
     check "(m) prism whatif: broken candidate and settings refused (exit 1)" 1 \
         "exit $wrc '$werr'; exit $src '$serr'"
 fi
-if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE was understood as a Moab policy: "*"is it a file of another policy? Nothing computed." ]]; then
+if ((grc == 1)) && [[ -z $gout && $gerr == "prism: whatif: nothing in $GE_FILE was understood as a Moab policy: "*"; it looks like a Grid Engine file (\`prism check --gridengine $GE_FILE\` reads it as one). Nothing computed." ]]; then
     check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 0 "$gerr"
 else
     check "(m) prism whatif: a Grid Engine file under policy=moab is refused (exit 1)" 1 \
         "exit $grc, stdout '$gout', stderr '$gerr'"
 fi
+
+# (p) issue 35, the audit: --json is a usage error under policy=moab
+# (prism(1), explain): exit 2, said on stderr, nothing on stdout
+json_refused_check "(p) prism explain --json under policy=moab: a usage error (exit 2)" moab
 
 # (i) a fixed file is in force at the next pass; prism whatif on it just
 # before predicts the order the next pass gives (its priorities are those

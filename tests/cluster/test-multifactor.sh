@@ -71,6 +71,9 @@
 #       it logs (DebugFlags=Priority, turned on for that pass) that it
 #       ranked Fair Tree from list order, once; (d) then compares that
 #       pass's sprio and sshare with the other plugin's.
+#   (m) issue 35, the audit: once slurmctld runs priority/multifactor
+#       (after the switch of (d)), `prism explain` is an error (exit 1)
+#       that names the PriorityType and sprio, as prism(1) says.
 # A "recalculation pass" is detected from outside as a change of any
 # RawUsage value in sshare (nothing else changes usage).
 #
@@ -787,6 +790,17 @@ if "$HERE/cluster-restart-ctld.sh" "$DIR" "$OTHER_TYPE" &&
     capture "d-sprio-w-after" "$SPW5"
     capture "d-sprio-after" "$SP5"
     capture "d-sshare-after" "$U5"
+    if [[ $OTHER_TYPE == priority/multifactor ]]; then
+        xout=$("$CLI" explain 2>"$DIR/explain-m.err") && xrc=0 || xrc=$?
+        xerr=$(<"$DIR/explain-m.err")
+        if ((xrc == 1)) && [[ -z $xout &&
+            $xerr == "prism: slurmctld runs PriorityType=priority/multifactor, not priority/prism: use \`sprio -l\`" ]]; then
+            check "(m) prism explain under priority/multifactor: an error (exit 1)" 0 "$xerr"
+        else
+            check "(m) prism explain under priority/multifactor: an error (exit 1)" 1 \
+                "exit $xrc, stdout '${xout:0:200}', stderr '$xerr'"
+        fi
+    fi
 else
     D_OK=1
     check "(d) slurmctld restarted with $OTHER_TYPE" 1 \

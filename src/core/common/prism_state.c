@@ -74,7 +74,7 @@ static int _read_field(const char *buf, size_t len, size_t *pos,
 	if ((size_t) (nl - line) <= n + 1 || strncmp(line, name, n) ||
 	    line[n] != ' ') {
 		prism_error_set(err, "expected '%s' on line '%.*s'", name,
-				(int) (nl - line > 40 ? 40 : nl - line), line);
+				(int) (nl - line), line);
 		return -1;
 	}
 	vlen = nl - (line + n + 1);

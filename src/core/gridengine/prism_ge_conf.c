@@ -50,6 +50,7 @@ struct prism_ge_policy {
 	prism_ge_params_t p;
 	prism_names_t tab[PRISM_GE_KIND_CNT];	/* of _ent_t */
 	prism_lines_notices_t notices;
+	unsigned kept;		/* parameters and entries read */
 };
 
 /* Kinds of sched_conf(5) lines. */
@@ -159,6 +160,7 @@ typedef struct {
 	prism_lines_t at;
 	prism_ge_policy_t *pol;
 	unsigned key_line[_KEY_CNT];	/* line that set each key, or 0 */
+	unsigned kept;			/* parameters and entries set */
 } _ctx_t;
 
 /* ---- values ----------------------------------------------------------- */
@@ -347,6 +349,7 @@ static int _set_entry(_ctx_t *c, prism_ge_kind_t kind, _field_t field,
 		e->e.fshare = count;
 	else
 		e->e.oticket = count;
+	c->kept++;
 	return 0;
 }
 
@@ -427,6 +430,7 @@ static int _set_key(_ctx_t *c, size_t k, const char *name, const char *val)
 	case _K_UNMODELLED:
 		break;
 	}
+	c->kept++;
 	return 0;
 }
 
@@ -626,13 +630,15 @@ extern void prism_ge_policy_free(prism_ge_policy_t *pol)
 	free(pol);
 }
 
-extern int prism_ge_conf_parse(const char *text, size_t len,
-			       const char *file, prism_ge_policy_t **out,
-			       prism_error_t *err)
+/* prism_ge_conf_parse(), with what was read before any error in *kept. */
+static int _parse(const char *text, size_t len, const char *file,
+		  prism_ge_policy_t **out, unsigned *kept, prism_error_t *err)
 {
 	_ctx_t c = { .at = { .file = file ? file : "(grid engine config)",
 			     .err = err } };
+	int rc;
 
+	*kept = 0;
 	if ((!text && len) || !out) {
 		prism_error_set(err, "%s: bad parameter", c.at.file);
 		return -1;
@@ -645,13 +651,40 @@ extern int prism_ge_conf_parse(const char *text, size_t len,
 	if (!c.pol)
 		return prism_lines_oom(&c.at);
 	c.at.notices = &c.pol->notices;
-	if (prism_lines_read(&c.at, text, len, _line, &c)) {
+	rc = prism_lines_read(&c.at, text, len, _line, &c);
+	*kept = c.kept;
+	if (rc) {
 		prism_ge_policy_free(c.pol);
 		return -1;
 	}
 	_expand(&c.pol->p);
+	c.pol->kept = c.kept;
 	*out = c.pol;
 	return 0;
+}
+
+extern int prism_ge_conf_parse(const char *text, size_t len,
+			       const char *file, prism_ge_policy_t **out,
+			       prism_error_t *err)
+{
+	unsigned kept;
+
+	return _parse(text, len, file, out, &kept, err);
+}
+
+extern unsigned prism_ge_conf_kept(const char *text, size_t len)
+{
+	prism_ge_policy_t *pol = NULL;
+	unsigned kept;
+
+	if (!_parse(text, len, NULL, &pol, &kept, NULL))
+		prism_ge_policy_free(pol);
+	return kept;
+}
+
+extern unsigned prism_ge_policy_kept(const prism_ge_policy_t *pol)
+{
+	return pol ? pol->kept : 0;
 }
 
 extern const prism_ge_params_t *

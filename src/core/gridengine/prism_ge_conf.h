@@ -190,6 +190,21 @@ extern int prism_ge_conf_parse(const char *text, size_t len,
  */
 extern prism_ge_policy_t *prism_ge_policy_default(void);
 
+/*
+ * How many Grid Engine priority parameters and entries 'text' sets, read
+ * as prism_ge_conf_parse() reads it, up to its first error if it has
+ * one: 0 means nothing in it was understood, as for a file of another
+ * policy. Never fails (0 for NULL or empty text, or out of memory).
+ */
+extern unsigned prism_ge_conf_kept(const char *text, size_t len);
+
+/*
+ * How many priority parameters and entries the parse of 'pol' read (0 for
+ * NULL and for the default policy): 0 with notices means nothing in the
+ * file was understood, as for a file of another policy.
+ */
+extern unsigned prism_ge_policy_kept(const prism_ge_policy_t *pol);
+
 /* Free 'pol' and everything it owns; NULL is ignored. */
 extern void prism_ge_policy_free(prism_ge_policy_t *pol);
 

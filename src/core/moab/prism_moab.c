@@ -885,7 +885,8 @@ static int _usage_line(prism_moab_usage_t *u, char *line, uint32_t depth,
 			kind = k;
 	}
 	if (kind < 0) {
-		prism_error_set(err, "usage state: unknown kind '%.40s'",
+		*sp = ' ';
+		prism_error_set(err, "usage state: unknown kind in line '%s'",
 				line);
 		return -1;
 	}

@@ -300,24 +300,87 @@ static void _weight_value(const _weight_t *w, char *buf, size_t size)
 		snprintf(buf, size, "%.0f", w->w);
 }
 
-/* The flags PriorityFlags takes (Slurm 22.05 to 26.05 read_config.c). */
+/*
+ * The names Slurm's parser looks for in PriorityFlags (read_config.c,
+ * 22.05 to 26.05; MAX_TRES_GRES from 25.11), each with xstrcasestr() over
+ * the whole value: an item that merely contains one is read as that flag.
+ */
 static const char *const _flag_names[] = {
 	"ACCRUE_ALWAYS",   "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
 	"DEPTH_OBLIVIOUS", "NO_FAIR_TREE",	     "INCR_ONLY",
 	"MAX_TRES",	   "MAX_TRES_GRES",	     "NO_NORMAL_ALL",
 	"NO_NORMAL_ASSOC", "NO_NORMAL_PART",	     "NO_NORMAL_QOS",
-	"NO_NORMAL_TRES",  "FAIR_TREE",
+	"NO_NORMAL_TRES",
 };
+#define _FLAG_CNT (sizeof(_flag_names) / sizeof(_flag_names[0]))
 
-/* FLAGS: one item of PriorityFlags, when it names no flag. */
+/* Whether 'item' is a flag's name; FAIR_TREE too (the default, which
+ * older releases took as a flag and today's pass over). */
+static bool _is_flag(const char *item)
+{
+	if (!strcasecmp(item, "FAIR_TREE"))
+		return true;
+	for (size_t i = 0; i < _FLAG_CNT; i++)
+		if (!strcasecmp(item, _flag_names[i]))
+			return true;
+	return false;
+}
+
+/* Whether 'big' contains 'small', case ignored (Slurm's xstrcasestr). */
+static bool _contains(const char *big, const char *small)
+{
+	size_t n = strlen(small), len = strlen(big);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!strncasecmp(big + i, small, n))
+			return true;
+	return false;
+}
+
+/*
+ * The flags' names that 'item' contains into 'buf' ("A and B", "A, B and
+ * C"); returns how many.
+ */
+static size_t _contained(const char *item, char *buf, size_t size)
+{
+	const char *hit[_FLAG_CNT];
+	size_t cnt = 0, len = 0;
+
+	for (size_t i = 0; i < _FLAG_CNT; i++)
+		if (_contains(item, _flag_names[i]))
+			hit[cnt++] = _flag_names[i];
+	buf[0] = '\0';
+	for (size_t i = 0; i < cnt && len < size; i++) {
+		const char *sep = !i		? "" :
+				  i + 1 == cnt ? " and " :
+						 ", ";
+
+		len += snprintf(buf + len, size - len, "%s%s", sep, hit[i]);
+	}
+	return cnt;
+}
+
+/*
+ * FLAGS: one item of PriorityFlags, when it is no flag's name: read as
+ * the flags whose names it contains, else ignored.
+ */
 static void _flag_walk(char *item, _walk_t *w)
 {
-	size_t n = sizeof(_flag_names) / sizeof(_flag_names[0]);
+	char names[_FLAG_CNT * 32];
 	const char *best = NULL;
 	unsigned best_d = UINT_MAX;
-	size_t i;
+	size_t cnt;
 
-	for (i = 0; i < n && strcasecmp(item, _flag_names[i]); i++) {
+	if (_is_flag(item))
+		return;
+	cnt = _contained(item, names, sizeof(names));
+	if (cnt) {
+		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
+		     "'%s' is not a flag, but Slurm finds %s in it and reads it as %s",
+		     item, names, cnt == 1 ? "that flag" : "those flags");
+		return;
+	}
+	for (size_t i = 0; i < _FLAG_CNT; i++) {
 		unsigned d = prism_lines_distance(item, _flag_names[i]);
 
 		if (d < best_d) {
@@ -325,8 +388,6 @@ static void _flag_walk(char *item, _walk_t *w)
 			best = _flag_names[i];
 		}
 	}
-	if (i < n)
-		return;
 	if (best && best_d <= 3)
 		_add(w->out, PRISM_MF_FLAGS, "PriorityFlags", w->s->flags_text,
 		     "'%s' is not a flag (did you mean %s?): Slurm ignores it without a word",

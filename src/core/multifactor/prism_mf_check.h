@@ -57,8 +57,11 @@
  *           These findings are errors (finding.error): slurmctld refuses
  *           the file, so a check must not pass it.
  *  FLAGS    a PriorityFlags item (comma list, case ignored) that names no
- *           flag: Slurm ignores it without a word, so a misspelt flag is
- *           simply not in force.
+ *           flag. Slurm looks for each flag's name anywhere in the value
+ *           (xstrcasestr), so an item that contains one (NO_FAIR_TREEX) is
+ *           read as that flag, and the finding says so; any other is
+ *           ignored without a word, so a misspelt flag is simply not in
+ *           force.
  */
 
 /* PriorityFlags, as Slurm reads them (the caller maps Slurm's bits). */

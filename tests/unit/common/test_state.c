@@ -5,6 +5,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <stdio.h>
 #include <string.h>
 
 #include "prism_format.h"
@@ -88,6 +89,25 @@ START_TEST(test_damaged)
 }
 END_TEST
 
+/* A damaged line is quoted whole (issue 35: it was cut at 40 bytes). */
+START_TEST(test_long_line)
+{
+	prism_state_t out = { .last_recalc = -5, .last_reset = -5 };
+	prism_error_t err = { "" };
+	char line[301], buf[400], want[500];
+	int len;
+
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	len = snprintf(buf, sizeof(buf), "%s\nlast_recalc 1\n", line);
+	ck_assert_int_eq(prism_state_parse(buf, len, &out, &err), -1);
+	snprintf(want, sizeof(want), "expected 'prism-state' on line '%s'",
+		 line);
+	ck_assert_str_eq(err.text, want);
+	ck_assert(out.last_recalc == -5);
+}
+END_TEST
+
 extern Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -96,6 +116,7 @@ extern Suite *state_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_small_buffer);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
+	tcase_add_test(tc, test_long_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

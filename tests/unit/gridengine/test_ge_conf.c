@@ -572,6 +572,47 @@ START_TEST(test_same_twice)
 }
 END_TEST
 
+/*
+ * What a parse keeps: a file of another policy (Moab's moab.cfg) has
+ * nothing Grid Engine reads, whether it parses with every line ignored or
+ * stops at a Moab line; whatif and check then say so (issue 35, item 7).
+ */
+static const struct {
+	const char *text;
+	unsigned kept;	/* prism_ge_conf_kept() */
+	int parses;	/* 1: prism_ge_conf_parse() succeeds */
+} kept[] = {
+	/* Moab weights only: every line a notice */
+	{ "QUEUETIMEWEIGHT 10\nUSERWEIGHT 100\n", 0, 1 },
+	/* Moab's USERCFG[...] stops the parse: nothing before it read */
+	{ "CREDWEIGHT 1\nUSERCFG[bob] PRIORITY=5\n", 0, 0 },
+	/* comments only */
+	{ "# nothing\n", 0, 1 },
+	/* two parameters and an entry */
+	{ "weight_urgency 0.5\nhalftime 24\nurgency[cpu] 10\n", 3, 1 },
+	/* one parameter read before the error */
+	{ "weight_urgency 0.5\nUSERCFG[bob] PRIORITY=5\n", 1, 0 },
+};
+
+START_TEST(test_kept)
+{
+	const char *text = kept[_i].text;
+	prism_ge_policy_t *pol = NULL;
+	prism_error_t err = { "" };
+	int rc = prism_ge_conf_parse(text, strlen(text), "ge.conf", &pol,
+				     &err);
+
+	ck_assert_int_eq(rc, kept[_i].parses ? 0 : -1);
+	ck_assert_uint_eq(prism_ge_conf_kept(text, strlen(text)),
+			  kept[_i].kept);
+	if (pol)
+		ck_assert_uint_eq(prism_ge_policy_kept(pol), kept[_i].kept);
+	prism_ge_policy_free(pol);
+	ck_assert_uint_eq(prism_ge_policy_kept(NULL), 0);
+	ck_assert_uint_eq(prism_ge_conf_kept(NULL, 0), 0);
+}
+END_TEST
+
 /* ---- the example file ------------------------------------------------- */
 
 START_TEST(test_example)
@@ -863,6 +904,7 @@ extern Suite *ge_conf_suite(void)
 	tcase_add_test(tc, test_ignored_forms);
 	tcase_add_loop_test(tc, test_ge8, 0, N(ge8));
 	tcase_add_test(tc, test_same_twice);
+	tcase_add_loop_test(tc, test_kept, 0, N(kept));
 	tcase_add_test(tc, test_example);
 	tcase_add_loop_test(tc, test_bad, 0, N(bad));
 	tcase_add_test(tc, test_overlong);

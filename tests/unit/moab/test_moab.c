@@ -787,7 +787,7 @@ static const struct {
 	{ "prism-moab-usage 1\ninterval 60\ndepth 1\nstart 0\ntotal -1\n",
 	  "bad window values" },
 	{ "prism-moab-usage 1\ninterval 60\ndepth 1\nstart 0\ntotal 1\n"
-	  "robot r 1\n", "unknown kind 'robot'" },
+	  "robot r 1\n", "unknown kind in line 'robot r 1'" },
 	{ "prism-moab-usage 1\ndepth 1\n", "expected 'interval'" },
 	/* fuzz finds: a start that overflowed the window roll */
 	{ "prism-moab-usage 1\ninterval 3600\ndepth 4\n"
@@ -797,6 +797,40 @@ static const struct {
 	  "start -9223372036854775808\ntotal 0 0 0 0\n",
 	  "bad value for 'start'" },
 };
+
+/*
+ * A damaged line is quoted whole, however long (issue 35: the kind was
+ * cut at 40 bytes): a kind and a name of 300 bytes each.
+ */
+START_TEST(test_usage_long_line)
+{
+	prism_moab_policy_t *pol = _policy(_conf);
+	prism_moab_usage_t *v = NULL;
+	prism_error_t err = { "" };
+	char body[1024], line[700], want[800], *buf;
+	int len;
+
+	snprintf(line, sizeof(line), "%0300d %0300d 1", 7, 8);
+	memset(line, 'k', 300);
+	snprintf(body, sizeof(body),
+		 "prism-moab-usage 1\ninterval 60\ndepth 1\nstart 0\n"
+		 "total 1\n%s\n",
+		 line);
+	len = snprintf(NULL, 0, "%schecksum %08x\n", body,
+		       prism_state_checksum(body, strlen(body)));
+	buf = malloc(len + 1);
+	ck_assert_ptr_nonnull(buf);
+	snprintf(buf, len + 1, "%schecksum %08x\n", body,
+		 prism_state_checksum(body, strlen(body)));
+	ck_assert_int_eq(prism_moab_usage_parse(buf, len, pol, &v, &err), -1);
+	snprintf(want, sizeof(want), "usage state: unknown kind in line '%s'",
+		 line);
+	ck_assert_str_eq(err.text, want);
+	ck_assert(!prism_error_cut(&err));
+	free(buf);
+	prism_moab_policy_free(pol);
+}
+END_TEST
 
 /* Fuzz find: only blanks after "checksum " made the parser read past the
  * end of the text. Each row ends exactly at the end of its buffer. */
@@ -1214,6 +1248,7 @@ extern Suite *moab_suite(void)
 	tcase_add_test(usage, test_usage_reconfig);
 	tcase_add_loop_test(usage, test_usage_damaged, 0, N(damaged));
 	tcase_add_loop_test(usage, test_usage_inside, 0, N(inside));
+	tcase_add_test(usage, test_usage_long_line);
 	tcase_add_test(usage, test_usage_subnormal);
 	tcase_add_loop_test(model, test_columns, 0, N(col_rows));
 	tcase_add_test(model, test_sys_prio);

@@ -335,7 +335,8 @@ START_TEST(test_flags_str)
 END_TEST
 
 /* FLAGS: each PriorityFlags item that names no flag (issue 35); TRES
- * findings are errors, the others warnings. */
+ * findings are errors, the others warnings. Slurm looks for each flag's
+ * name anywhere in the value: an item that contains one is read as it. */
 static const struct {
 	const char *text;
 	size_t cnt;
@@ -349,6 +350,18 @@ static const struct {
 	  "'SOMETHING' is not a flag: Slurm ignores it without a word" },
 	{ "DEPTH_OBLIVOUS,INCR_ONY", 2,
 	  "'DEPTH_OBLIVOUS' is not a flag (did you mean DEPTH_OBLIVIOUS?): Slurm ignores it without a word" },
+	{ "NO_FAIR_TREEX", 1,
+	  "'NO_FAIR_TREEX' is not a flag, but Slurm finds NO_FAIR_TREE in it and reads it as that flag" },
+	{ "max_tres,accrue_alwayss", 1,
+	  "'accrue_alwayss' is not a flag, but Slurm finds ACCRUE_ALWAYS in it and reads it as that flag" },
+	{ " INCR_ONLY", 1,
+	  "' INCR_ONLY' is not a flag, but Slurm finds INCR_ONLY in it and reads it as that flag" },
+	{ "XINCR_ONLY_MAX_TRES", 1,
+	  "'XINCR_ONLY_MAX_TRES' is not a flag, but Slurm finds INCR_ONLY and MAX_TRES in it and reads it as those flags" },
+	{ "NO_NORMAL_ALL_QOS", 1,
+	  "'NO_NORMAL_ALL_QOS' is not a flag, but Slurm finds NO_NORMAL_ALL in it and reads it as that flag" },
+	{ "FAIR_TREEX", 1,
+	  "'FAIR_TREEX' is not a flag: Slurm ignores it without a word" },
 };
 
 START_TEST(test_flags_text)
