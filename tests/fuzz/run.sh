@@ -54,24 +54,24 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
 # The src/core files each target is built with.
 sources() {
 	case $1 in
-	params) echo "$c/prism_params.c $c/prism_error.c" ;;
-	state) echo "$c/prism_state.c $c/prism_error.c" ;;
-	saved_policy) echo "$c/prism_saved_policy.c $c/prism_error.c" ;;
-	usnap) echo "$c/prism_usnap.c $c/prism_state.c $c/prism_error.c" ;;
+	params) echo "$c/prism_params.c $c/prism_format.c $c/prism_error.c" ;;
+	state) echo "$c/prism_state.c $c/prism_format.c $c/prism_error.c" ;;
+	saved_policy) echo "$c/prism_saved_policy.c $c/prism_format.c $c/prism_error.c" ;;
+	usnap) echo "$c/prism_usnap.c $c/prism_state.c $c/prism_format.c $c/prism_error.c" ;;
 	moab_conf|moab_usage)
 		echo "$moab/prism_moab_conf.c $moab/prism_moab.c $c/prism_idmap.c" \
 		     "$c/prism_lines.c $c/prism_names.c" \
 		     "$c/prism_buf.c $c/prism_sumtext.c" \
-		     "$c/prism_state.c $c/prism_error.c" ;;
+		     "$c/prism_state.c $c/prism_format.c $c/prism_error.c" ;;
 	ge_conf)
 		echo "$ge/prism_ge_conf.c $ge/prism_ge.c" \
 		     "$c/prism_lines.c $c/prism_names.c $c/prism_buf.c" \
-		     "$c/prism_state.c $c/prism_error.c" ;;
+		     "$c/prism_state.c $c/prism_format.c $c/prism_error.c" ;;
 	ge_usage)
 		echo "$ge/prism_ge_usage.c $ge/prism_ge.c $ge/prism_ge_conf.c" \
 		     "$c/prism_idmap.c $c/prism_lines.c $c/prism_names.c" \
 		     "$c/prism_buf.c $c/prism_sumtext.c" \
-		     "$c/prism_state.c $c/prism_error.c" ;;
+		     "$c/prism_state.c $c/prism_format.c $c/prism_error.c" ;;
 	*) return 1 ;;
 	esac
 }
