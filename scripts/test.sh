@@ -185,10 +185,9 @@ cluster_est() {
 
 host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 	test-crash.sh test-moab.sh test-load.sh test-foundation.sh)
-root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh
-	test-dbd.sh)
-# on the releases built from source: the drop-in's and both policies'
-release_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
+root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
+# on the releases built from source: the same four
+release_tests=("${root_tests[@]}")
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in
