@@ -331,11 +331,14 @@ sleep_polling() {
 
 # wait_pass TIMEOUT DESC [REF_SNAP] -- wait for the next recalculation
 # pass: a change of any RawUsage against REF_SNAP (default: a snapshot taken
-# now).  Sets SNAP (the sshare_snap right after the pass) and PASS_T.
+# now).  Sets SNAP (the sshare_snap right after the pass) and PASS_T, and
+# PASS_T_LO: the pass came after PASS_T_LO (when a poll of this call read
+# the usage before it; else empty) and before PASS_T.
 # After one timeout, later waits are cut to 15 s (the plugin evidently does
 # not account usage; keep the test's runtime bounded).
 SNAP=
 PASS_T=
+PASS_T_LO=
 PASS_TIMEOUTS=0
 wait_pass() {
     local timeout=$1 desc=$2 ref=${3:-} cur start
@@ -347,23 +350,28 @@ wait_pass() {
         ((SECONDS - start < timeout)) || break
         sleep_polling 1
     done
-    local refsig
+    local refsig t_call t_old=
     refsig=$(usage_sig "$ref")
     while ((SECONDS - start < timeout)); do
         sleep_polling 0.5
+        t_call=$(now)
         cur=$(sshare_snap) || continue
         [[ -n $cur ]] || continue
         if [[ $(usage_sig "$cur") != "$refsig" ]]; then
             SNAP=$cur
             PASS_T=$(now)
+            PASS_T_LO=$t_old
             log "recalculation pass detected ($desc) at +$(elapsed)s"
             return 0
         fi
+        # the pass came after this call read the old usage
+        t_old=$t_call
     done
     PASS_TIMEOUTS=$((PASS_TIMEOUTS + 1))
     log "no recalculation pass within ${timeout}s ($desc)"
     SNAP=$(sshare_snap) || SNAP=
     PASS_T=$(now)
+    PASS_T_LO=
     return 1
 }
 
@@ -961,9 +969,11 @@ log "slurmctld now has: $(scontrol show config | grep -E '^(PriorityFlags|Priori
 wait_pass "$(limit_passes 1)" "first pass after the reconfigure" "$G_REF" || true
 G1=$SNAP
 TG1=$PASS_T
+TG1_LO=$PASS_T_LO
 wait_pass "$(limit_passes 1)" "second pass after the reconfigure" "$G1" || true
 G2=$SNAP
 TG2=$PASS_T
+TG2_LO=$PASS_T_LO
 SPG=$(sprio_snap) || SPG=
 capture "g-sshare" "$G2"
 capture "g-sprio" "$SPG"
@@ -972,14 +982,23 @@ capture "g-sprio" "$SPG"
 g1=$(snap_get "$G1" physics daemon RawUsage) || g1="?"
 g2=$(snap_get "$G2" physics daemon RawUsage) || g2="?"
 dt=$(calc 'b - a' "a=$TG1" "b=$TG2")
-# Pass times are seen from outside to about a second; sshare rounds
-# RawUsage to an integer.  The old half-life would give 0.5^(dt/HL).
-lo=$(calc '0.5 ^ ((dt + 3) / h) - 1 / a' "dt=$dt" "h=$G_HL" "a=$g1" 2>/dev/null) || lo=nan
-hi=$(calc '0.5 ^ ((dt - 3) / h) + 1 / a' "dt=$dt" "h=$G_HL" "a=$g1" 2>/dev/null) || hi=nan
+# The time between the passes, seen from outside: each pass came between
+# the last poll that read the usage before it and the one that read it
+# after (a slow sshare on a loaded machine widens that), so it is within
+# [TG2_LO - TG1, TG2 - TG1_LO]; +-3 s where a pass was seen at the first
+# poll. Slurm's times are whole seconds (+-1 s), and sshare rounds
+# RawUsage to an integer (1 / g1). The old half-life would give
+# 0.5^(dt/HL).
+dmin=$(calc 'a - b' "a=${TG2_LO:-$TG2}" "b=$TG1")
+dmax=$(calc 'a - b' "a=$TG2" "b=${TG1_LO:-$TG1}")
+[[ -n $TG2_LO ]] || dmin=$(calc 'd - 3' "d=$dt")
+[[ -n $TG1_LO ]] || dmax=$(calc 'd + 3' "d=$dt")
+lo=$(calc '0.5 ^ ((d + 1) / h) - 1 / a' "d=$dmax" "h=$G_HL" "a=$g1" 2>/dev/null) || lo=nan
+hi=$(calc '0.5 ^ ((d - 1) / h) + 1 / a' "d=$dmin" "h=$G_HL" "a=$g1" 2>/dev/null) || hi=nan
 ok=0
 holds 'a > 100 && b / a >= lo && b / a <= hi' "a=$g1" "b=$g2" "lo=$lo" "hi=$hi" 2>/dev/null || ok=1
 check "(g) scontrol reconfigure applies the new half-life" "$ok" \
-    "daemon RawUsage $g1 -> $g2 over ${dt%.*}s: ratio $(calc 'b / a' "a=$g1" "b=$g2"), want [$lo, $hi] (${G_HL}s half-life; ${HL}s would give $(calc '0.5 ^ (dt / h)' "dt=$dt" "h=$HL"))"
+    "daemon RawUsage $g1 -> $g2 over ${dt%.*}s (seen from outside: ${dmin%.*}-${dmax%.*}s): ratio $(calc 'b / a' "a=$g1" "b=$g2"), want [$lo, $hi] (${G_HL}s half-life; ${HL}s would give $(calc '0.5 ^ (dt / h)' "dt=$dt" "h=$HL"))"
 
 # Flags: under NO_FAIR_TREE every user association's FairShare is the
 # classic 2^(-EffectvUsage/NormShares) (FairShareDampeningFactor=1), and
