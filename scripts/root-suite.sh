@@ -145,8 +145,11 @@ build() {
 # they run in the Debian root's make check, built by the same compiler
 check_tests() {
 	[ -n "$release" ] || return 0
-	printf 'TESTS=%s' "$(run_in 'printf "print-tests:\n\t@echo \$(TESTS)\n" |
-		make -s -f Makefile -f - print-tests' | tr ' ' '\n' |
+	# (a rule file, not make's standard input: GNU make 4.3 leaves its
+	# copy of that in /tmp when it re-executes)
+	printf 'TESTS=%s' "$(run_in 'mk=$(mktemp) &&
+		printf "print-tests:\n\t@echo \$(TESTS)\n" >"$mk" &&
+		make -s -f Makefile -f "$mk" print-tests; rc=$?; rm -f "$mk"; exit $rc' | tr ' ' '\n' |
 		grep -vE '(^|/)(test_core|check-(man|layers|core-headers|configure)\.sh)$' |
 		tr '\n' ' ')"
 }

@@ -173,6 +173,7 @@ cluster_est() {
 	test-crash.sh) echo 400 ;;
 	test-moab.sh) echo 320 ;;
 	test-dbd.sh) echo 570 ;;
+	test-takeover.sh) echo 480 ;;
 	test-load.sh) echo 300 ;;
 	*) echo 140 ;;
 	esac
@@ -188,6 +189,8 @@ host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
 # on the releases built from source: the same four
 release_tests=("${root_tests[@]}")
+# a backup controller's takeover, on Debian 13's Slurm as well
+root_tests+=(test-takeover.sh)
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in

@@ -37,7 +37,8 @@ rc=0
 
 # 1. Cancel jobs while the controller still answers, so slurmstepds exit
 #    cleanly.
-if recorded_pid "$DIR" slurmctld >/dev/null && [[ -r $DIR/etc/slurm.conf ]]; then
+if { recorded_pid "$DIR" slurmctld || recorded_pid "$DIR" slurmctld2; } >/dev/null &&
+    [[ -r $DIR/etc/slurm.conf ]]; then
     export SLURM_CONF=$DIR/etc/slurm.conf
     mapfile -t jobs < <(timeout 15 squeue -h -o '%A' 2>/dev/null)
     if ((${#jobs[@]} > 0)); then
@@ -97,6 +98,7 @@ fi
 
 # 3. The other daemons in reverse start order.
 stop_recorded "$DIR" slurmctld 30 || rc=1
+stop_recorded "$DIR" slurmctld2 30 || rc=1
 stop_recorded "$DIR" slurmdbd 30 || rc=1
 stop_recorded "$DIR" mariadbd 60 || rc=1
 stop_recorded "$DIR" munged 20 || rc=1

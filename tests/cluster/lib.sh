@@ -429,18 +429,73 @@ ctld_up() {
 # answers pings.  SLURM_CONF must point at DIR/etc/slurm.conf.  Returns 1
 # if it died or did not answer in time (it stays recorded, so
 # cluster-stop.sh still stops it).
+#
+# A cluster started with PRISM_CTLD_PAIR=1 (cluster-start.sh) has two
+# controllers, prism-ctl1 (primary) and prism-ctl2 (backup), as a real
+# pair on two hosts: `start_slurmctld DIR TIMEOUT 2` starts the backup,
+# recorded as "slurmctld2", and waits until `scontrol ping` shows it UP;
+# index 1 (the default) is the primary. Each runs in a UTS and mount
+# namespace of its own (ctld_pair_exec): its host name, the address it
+# binds (CommunicationParameters=NoCtldInAddrAny: the address of that
+# name, from DIR/etc/hosts), and for the backup its own SlurmctldPidFile
+# directory and log (DIR/run/ctl2 and DIR/log/slurmctld2.log bound over
+# DIR/run and DIR/log/slurmctld.log), since a slurmctld kills the process
+# its pid file names when it starts. Their mounts vanish with them.
 start_slurmctld() {
-    local dir=$1 timeout=${2:-$LIMIT_DAEMON}
-    setsid /usr/sbin/slurmctld -D -f "$dir/etc/slurm.conf" \
-        </dev/null >>"$dir/log/slurmctld.stdout" 2>&1 &
-    record_pid "$dir" slurmctld $!
-    wait_for_daemon "$timeout" "slurmctld" "$dir" slurmctld ctld_up
+    local dir=$1 timeout=${2:-$LIMIT_DAEMON} inx=${3:-1} name=slurmctld
+    if [[ ! -e $dir/etc/ctld-pair ]]; then
+        setsid /usr/sbin/slurmctld -D -f "$dir/etc/slurm.conf" \
+            </dev/null >>"$dir/log/slurmctld.stdout" 2>&1 &
+    else
+        ((inx == 1)) || name=slurmctld$inx
+        local prop=private
+        if ! unshare --mount -- true 2>/dev/null; then
+            # in a chroot (the Debian roots) the root cannot be made
+            # private, but then it runs in a mount namespace whose mounts
+            # are all private already: the binds stay in this one
+            if grep -q ' shared:' /proc/self/mountinfo; then
+                log "cannot start controller $inx of the pair: a new mount namespace here would share its mounts"
+                return 1
+            fi
+            prop=unchanged
+        fi
+        setsid unshare --uts --mount --propagation "$prop" -- bash "$PRISM_CLUSTER_LIB_DIR/lib.sh" \
+            ctld_pair_exec "$dir" "$inx" \
+            </dev/null >>"$dir/log/$name.stdout" 2>&1 &
+    fi
+    record_pid "$dir" "$name" $!
+    if [[ ! -e $dir/etc/ctld-pair ]]; then
+        wait_for_daemon "$timeout" "$name" "$dir" "$name" ctld_up
+    else
+        wait_for_daemon "$timeout" "$name" "$dir" "$name" ctld_up_at "$inx"
+    fi
 }
 
-# ctld_reconfigure DIR -- `scontrol reconfigure` (its exit status is
+# ctld_up_at N -- `scontrol ping` shows controller N of a pair UP
+# ("Slurmctld(backup) at prism-ctl2 is UP"), whichever is in control
+ctld_up_at() {
+    scontrol ping 2>/dev/null | grep -q "at prism-ctl$1 is UP"
+}
+
+# ctld_pair_exec DIR N (through `bash lib.sh ctld_pair_exec`, inside the
+# new UTS and mount namespaces, whose mounts start_slurmctld made private):
+# become host prism-ctlN and exec slurmctld
+_ctld_pair_exec() {
+    local dir=$1 inx=$2
+    mount --bind "$dir/etc/hosts" /etc/hosts || exit 1
+    if ((inx != 1)); then
+        mount --bind "$dir/run/ctl$inx" "$dir/run" &&
+            mount --bind "$dir/log/slurmctld$inx.log" "$dir/log/slurmctld.log" || exit 1
+    fi
+    hostname "prism-ctl$inx" || exit 1
+    exec /usr/sbin/slurmctld -D -f "$dir/etc/slurm.conf"
+}
+
+# ctld_reconfigure DIR [N] -- `scontrol reconfigure` (its exit status is
 # returned); on a Slurm that carries a reconfigure out by starting a new
 # slurmctld (23.11 and later), also wait (up to 90 s) until the new one
-# has started and answers.
+# has started and answers. N: which controller of a pair is in control
+# (its log is watched; 1 by default).
 #
 # Slurm 24.11.5's controller can hang for good inside a reconfigure (and a
 # shutdown): slurmscriptd_flush() writes its request to slurmscriptd, then
@@ -469,8 +524,12 @@ _scriptd_exchange() {
         grep -qE '\] debug3: _msg_accept: leaving on read error' <<<"$1"
 }
 ctld_reconfigure() {
-    local dir=$1 rc=0 logf="$1/log/slurmctld.log" mark ver size last
-    local quiet_since deadline tail4 pid
+    local dir=$1 inx=${2:-1} rc=0 logf="$1/log/slurmctld.log" mark ver size last
+    local quiet_since deadline tail4 pid name=slurmctld
+    if ((inx != 1)); then
+        name=slurmctld$inx
+        logf=$dir/log/slurmctld$inx.log
+    fi
     mark=$(($(wc -l <"$logf") + 1))
     scontrol reconfigure || rc=$?
     ver=$(scontrol --version | awk '{ print $2 }')
@@ -494,12 +553,12 @@ ctld_reconfigure() {
             _log_since "$logf" "$mark" "Reconfigure signal .SIGHUP. received"; then
             tail4=$(tail -n 4 "$logf")
             if _scriptd_exchange "$tail4" &&
-                pid=$(recorded_pid "$dir" slurmctld); then
+                pid=$(recorded_pid "$dir" "$name"); then
                 log "slurmctld (pid $pid) hangs in its reconfigure waiting for slurmscriptd's reply, which came first (Slurm $ver's lost wakeup in _wait_for_script_resp; its last log lines follow). Completing the reconfigure as Slurm $ver does: a new slurmctld on the saved state."
                 printf '%s\n' "$tail4" >&2
                 echo "$(date +%T) reconfigure: slurmctld pid $pid hung in slurmscriptd_flush (Slurm $ver), completed by starting a new slurmctld" >>"$dir/upstream-hangs"
-                stop_recorded "$dir" slurmctld 5 || return 1
-                start_slurmctld "$dir" || return 1
+                stop_recorded "$dir" "$name" 5 || return 1
+                start_slurmctld "$dir" "" "$inx" || return 1
                 # (scontrol times out when the hang comes before the
                 # reply: the request was taken all the same)
                 return 0
@@ -580,3 +639,9 @@ json_refused_check() {
         check "$1" 1 "exit $rc, stdout '${out:0:200}', stderr '$err'"
     fi
 }
+
+# `bash lib.sh ctld_pair_exec DIR N` (start_slurmctld of a pair)
+if [[ ${BASH_SOURCE[0]} == "$0" && ${1:-} == ctld_pair_exec ]]; then
+    shift
+    _ctld_pair_exec "$@"
+fi
