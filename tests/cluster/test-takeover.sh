@@ -88,6 +88,15 @@ LOG1=$DIR/log/slurmctld.log
 LOG2=$DIR/log/slurmctld2.log
 STATE=$DIR/state
 PERIOD=$(calc_period)
+# From Slurm 25.11 a controller that takes over from a cluster that ran
+# before refuses to start without slurmctld's association usage file
+# (fatal "No Assoc usage file", load_assoc_usage() in assoc_mgr.c), which
+# slurmctld saves every few minutes and when it stops: as on a cluster
+# that has run for a while, the primary saves its state once (stopped by
+# its PID and started again) before the backup comes
+"$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1 ||
+    die "the primary did not restart"
+[[ -s $STATE/assoc_usage ]] || die "slurmctld saved no assoc_usage when it stopped"
 start_slurmctld "$DIR" "" 2 || die "the backup slurmctld did not come up"
 
 # ---------------------------------------------------------------- helpers
