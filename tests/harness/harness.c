@@ -911,6 +911,18 @@ static pthread_cond_t ev_cond;
 static bool gate_open = true;
 static uint64_t ev_job_write = 0;	/* job write unlocks, other threads */
 static uint64_t ev_state = 0;		/* state file unlocks, other threads */
+static bool ev_parked = false;		/* a plugin thread waits at the gate */
+
+/* A plugin thread waits while the gate is closed (ev_mutex held). */
+static void _gate_wait_locked(void)
+{
+	if (gate_open)
+		return;
+	ev_parked = true;
+	slurm_cond_broadcast(&ev_cond);
+	while (!gate_open)
+		slurm_cond_wait(&ev_cond, &ev_mutex);
+}
 static uint64_t ev_ctld_locks = 0;	/* all lock_slurmctld() calls */
 
 static bool _is_main(void)
@@ -1120,10 +1132,8 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 
 	slurm_mutex_lock(&ev_mutex);
 	ev_ctld_locks++;
-	if (!_is_main()) {
-		while (!gate_open)
-			slurm_cond_wait(&ev_cond, &ev_mutex);
-	}
+	if (!_is_main())
+		_gate_wait_locked();
 	slurm_mutex_unlock(&ev_mutex);
 	if (!_is_main())
 		_bench_gate_passed();
@@ -1251,6 +1261,7 @@ static void _state_files_unlocked(void)
 	    !__atomic_load_n(&churn_done, __ATOMIC_RELAXED)) {
 		slurm_mutex_lock(&ev_mutex);
 		gate_open = false;
+		ev_parked = false;
 		slurm_mutex_unlock(&ev_mutex);
 	}
 	/*
@@ -1326,8 +1337,7 @@ extern void assoc_mgr_lock(assoc_mgr_lock_t *locks)
 	}
 	if (!_is_main()) {
 		slurm_mutex_lock(&ev_mutex);
-		while (!gate_open)
-			slurm_cond_wait(&ev_cond, &ev_mutex);
+		_gate_wait_locked();
 		slurm_mutex_unlock(&ev_mutex);
 		_bench_gate_passed();
 	}
@@ -1424,8 +1434,7 @@ extern int pthread_cond_timedwait(pthread_cond_t *cond,
 	    !__atomic_load_n(&churn_done, __ATOMIC_RELAXED)) {
 		pthread_mutex_unlock(mutex);
 		slurm_mutex_lock(&ev_mutex);
-		while (!gate_open)
-			slurm_cond_wait(&ev_cond, &ev_mutex);
+		_gate_wait_locked();
 		slurm_mutex_unlock(&ev_mutex);
 		pthread_mutex_lock(mutex);
 		return ETIMEDOUT;
@@ -4212,6 +4221,29 @@ static void _report(void)
 }
 
 /*
+ * After a pass, wait (bounded) until the plugin thread that ended it
+ * waits at the gate: it has freed what it frees after saving its state,
+ * so the heap measured is the plugin's between passes, not a race with
+ * the end of its pass.
+ */
+static void _churn_wait_parked(void)
+{
+	struct timespec deadline;
+	int rc = 0;
+
+	_mono_deadline(&deadline, opt.timeout);
+	slurm_mutex_lock(&ev_mutex);
+	while (!ev_parked && (rc != ETIMEDOUT))
+		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
+	if (!ev_parked) {
+		slurm_mutex_unlock(&ev_mutex);
+		_die_code(EXIT_TIMEOUT, "--churn: no plugin thread waited at the gate within %d s after a pass",
+			  opt.timeout);
+	}
+	slurm_mutex_unlock(&ev_mutex);
+}
+
+/*
  * --churn: passes 1..N, each reported (the job rows, every K-th and the
  * last the full report) and followed by the next events, gate closed.
  */
@@ -4229,6 +4261,7 @@ static void _churn_run(uint64_t base)
 		_phase(phase);
 		_gate_set(true);
 		_wait_for_passes(base, k);
+		_churn_wait_parked();
 		_churn_pass_line(k);
 		if (k == opt.passes) {
 			__atomic_store_n(&churn_done, true, __ATOMIC_RELAXED);
