@@ -14,20 +14,20 @@
 #     multifactor's with test-compare.sh's tolerances (compare.awk:
 #     priorities +-1, other values 1e-6 relative, --digits 15);
 #   - memory stays flat: heap in use (mallinfo2, all arenas) after each
-#     pass, once the plugin thread waits for the next one; from quarter
-#     to quarter of the second half of the run (see check_heap) Prism's
-#     may grow at most HEAP_SLACK bytes more than multifactor's does on
-#     the same events (both processes run the same harness and Slurm code
-#     on the same data, so the difference is what the plugin keeps), and
-#     at most CHURN_HEAP_PCT % in all (the baseline: the harness and
-#     Slurm's assoc_mgr keep a little memory as associations come and go,
-#     about 0.4 KB per pass with either plugin on the default world);
+#     pass, once the plugin thread waits for the next one; what Prism
+#     holds beyond multifactor on the same events may not grow by
+#     HEAP_SLACK bytes from quarter to quarter of the second half of the
+#     run (see check_heap), and multifactor's own heap (the harness's,
+#     Slurm's and multifactor's memory) not by CHURN_HEAP_PCT % (the
+#     harness and Slurm's assoc_mgr keep a little memory as associations
+#     come and go, about 0.4 KB per pass on the default world);
 #   - the state files stay bounded: in StateSaveLocation no file appears
 #     after the first quarter of the run, and no file is larger in the
-#     last quarter than 1.5 x its largest size in the first quarter +
-#     4 KiB (the population is constant on average; a file that grew
-#     with the passes, the jobs ever seen or the associations ever
-#     removed would break it);
+#     last quarter than 1.1 x its largest size in the first quarter +
+#     1 KiB (the population is constant on average, the associations
+#     within 1 %; a file that grew by 200 bytes a pass, or kept 50 bytes
+#     of every job ever submitted, would break it in the short form:
+#     checked by hand on altered pass lines);
 #   - Prism's stderr has no error line.
 # Nothing checks a time; CPU times are printed for information.
 #
@@ -74,12 +74,14 @@ rate=${CHURN_RATE:-6}
 seed=${CHURN_SEED:-1}
 show=${CHURN_SHOW:-8}
 heap_pct=${CHURN_HEAP_PCT:-5}
-# what Prism may keep beyond multifactor's growth in a quarter of the run:
-# its own buffers are sized by the population, which varies by a few
-# percent around its mean; 64 KiB is about 25 bytes per association and
-# job of the short form's world, less than one leaked 256-byte record per
-# job submitted in a quarter of the short form (about 350)
-heap_slack=65536
+# how much what Prism holds beyond multifactor may grow in a quarter of the
+# run: its buffers are sized by the population, which varies by a few
+# percent around its mean (on the short form's world the difference's
+# median moves by -60 to -20 KiB a quarter); a 256-byte block leaked per
+# job submitted (about 330 jobs a quarter) made it grow by 45 and 66 KiB
+# in the two quarters, which fails (checked by hand with such a leak in
+# priority_p_set())
+heap_slack=32768
 
 if [ -n "${CHURN_KEEP:-}" ]; then
 	tmp=$CHURN_KEEP
@@ -134,8 +136,9 @@ split_report() {
 compare_chunks() {
 	c_rc=0 c_shown=0
 	: >"$tmp/cmp.summaries"
-	for c in "$1".chunk.*; do
-		n=${c##*.}
+	n=0
+	while [ -e "$1.chunk.$n" ]; do
+		c="$1.chunk.$n"
 		out=$(awk -v show="$show" -f "$here/compare.awk" "$c" "$2.chunk.$n" 2>&1)
 		r=$?
 		echo "$out" | sed -n 's/^SUMMARY //p' >>"$tmp/cmp.summaries"
@@ -147,6 +150,7 @@ compare_chunks() {
 				c_shown=$((c_shown + 1))
 			fi
 		fi
+		n=$((n + 1))
 	done
 	for c in "$2".chunk.*; do
 		[ -e "$1.chunk.${c##*.}" ] || { echo "    only in prism: $c"; c_rc=1; }
@@ -161,14 +165,17 @@ compare_chunks() {
 }
 
 # heap check on the pass lines of multifactor and prism: a summary; exit 1
-# when Prism's memory is not flat.  The growth is measured from the
-# second quarter of the run to the third (g1) and from the third to the
-# fourth (g2), each as the difference of the largest heaps of the two
-# quarters; a leak grows in both, by about the same, while an array
-# that doubles its capacity when the population reaches a new high (Fair
-# Tree's node arrays in src/plugin/fs_tree.c) steps up once, in one of
-# them.  So the smaller of g1 and g2 must stay within HEAP_SLACK of
-# multifactor's, and within CHURN_HEAP_PCT % of the heap.
+# when Prism's memory is not flat.  Both processes run the same harness
+# and Slurm code on the same events, so after every pass they hold the
+# same jobs and associations: d = heap(prism) - heap(multifactor) is what
+# Prism itself holds, without the population's ups and downs or the
+# baseline's growth.  A leak makes d grow in every quarter of the run; an
+# array that doubles its capacity when the population reaches a new high
+# (Fair Tree's node arrays in src/plugin/fs_tree.c) steps d up once.  So
+# of the growths of d's median from the second quarter to the third and
+# from the third to the fourth, the smaller must stay under HEAP_SLACK;
+# and multifactor's own heap (the baseline) must not grow by more than
+# CHURN_HEAP_PCT % from the second quarter to the fourth.
 check_heap() {
 	awk -v slack="$heap_slack" -v pct="$heap_pct" '
 	function val(s, k,   i, n, t) {
@@ -176,25 +183,34 @@ check_heap() {
 		for (i = 1; i <= n; i++)
 			if (index(t[i], k "=") == 1) return substr(t[i], length(k) + 2)
 	}
-	function top(i, from, to,   p, m) {
+	# median of d over passes from+1 .. to
+	function med(from, to,   p, n, v, i, j, t) {
+		n = 0
+		for (p = from + 1; p <= to; p++) v[++n] = h[2, p] - h[1, p]
+		for (i = 2; i <= n; i++) {	# insertion sort (a few hundred)
+			t = v[i]
+			for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
+			v[j + 1] = t
+		}
+		return v[int((n + 1) / 2)]
+	}
+	function top(from, to,   p, m) {
 		m = 0
-		for (p = from + 1; p <= to; p++) if (h[i, p] > m) m = h[i, p]
+		for (p = from + 1; p <= to; p++) if (h[1, p] > m) m = h[1, p]
 		return m
 	}
 	FNR == 1 { f++ }
 	{ h[f, $2] = val($0, "heap"); n[f] = $2 }
 	END {
 		N = n[1]; q = int(N / 4)
-		for (i = 1; i <= 2; i++) {
-			a = top(i, q, 2 * q); b = top(i, 2 * q, 3 * q); c = top(i, 3 * q, N)
-			g1[i] = b - a; g2[i] = c - b
-			g[i] = g1[i] < g2[i] ? g1[i] : g2[i]
-			mid[i] = b
-		}
-		printf "heap growth, quarter 2->3 and 3->4: multifactor %+d %+d, prism %+d %+d bytes (prism heap %d)", g1[1], g2[1], g1[2], g2[2], mid[2]
+		if (n[2] != N || q < 2) { print "heap: too few passes"; exit 1 }
+		a = med(q, 2 * q); b = med(2 * q, 3 * q); c = med(3 * q, N)
+		g = (b - a < c - b) ? b - a : c - b
+		base2 = top(q, 2 * q); base4 = top(3 * q, N)
+		printf "heap: prism - multifactor, median per quarter 2/3/4: %d %d %d bytes; multifactor %d -> %d", a, b, c, base2, base4
 		bad = 0
-		if (g[2] > g[1] + slack) { printf "; prism grew more than multifactor + %d in both", slack; bad = 1 }
-		if (g[2] > mid[2] * pct / 100) { printf "; prism grew more than %d %% in both", pct; bad = 1 }
+		if (g > slack) { printf "; prism grows: more than %d bytes a quarter", slack; bad = 1 }
+		if (base4 - base2 > base2 * pct / 100) { printf "; the baseline grew more than %d %%", pct; bad = 1 }
 		print ""
 		exit bad
 	}' "$1" "$2"
@@ -222,7 +238,7 @@ check_state() {
 			for (p = N - q + 1; p <= N; p++) if (sz[f, p] > l) l = sz[f, p]
 			msg = msg sprintf(" %s %d->%d", f, e, l)
 			if (first[f] > q) { msg = msg " (appeared at pass " first[f] ")"; bad = 1 }
-			else if (l > 1.5 * e + 4096) { msg = msg " (grew)"; bad = 1 }
+			else if (l > 1.1 * e + 1024) { msg = msg " (grew)"; bad = 1 }
 		}
 		print "largest state files, first and last quarter:" msg
 		exit bad
