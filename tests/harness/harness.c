@@ -3153,7 +3153,8 @@ static void _churn_init(void)
 		churn_pend_target = 8;
 }
 
-/* How many of an event: about rate/2, more when 'have' exceeds 'want'. */
+/* How many of an event: 0..rate, an eighth of the excess more when 'have'
+ * exceeds 'want' (the population reverts to the world's). */
 static int _churn_count(int have, int want)
 {
 	int n = _churn_rnd(opt.churn_rate + 1);
@@ -3163,7 +3164,7 @@ static int _churn_count(int have, int want)
 	return n;
 }
 
-/* Up to 'n' distinct entries of 'v' (size *cnt), taken out of it. */
+/* A random entry of 'v' (*cnt of them), taken out of it; NULL: none. */
 static job_record_t *_churn_take(job_record_t **v, int *cnt)
 {
 	uint32_t i;
@@ -4664,8 +4665,9 @@ static void _parse_args(int argc, char **argv)
 			break;
 		case 'N':
 			opt.passes = strtol(optarg, &end, 10);
-			if (*end || (opt.passes < 1) || (opt.passes > 1000))
-				_die("--passes must be 1..1000");
+			/* (--churn: simulated weeks are thousands) */
+			if (*end || (opt.passes < 1) || (opt.passes > 100000))
+				_die("--passes must be 1..100000");
 			break;
 		case 't':
 			opt.timeout = strtol(optarg, &end, 10);
