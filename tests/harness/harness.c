@@ -3091,7 +3091,8 @@ static void _proc_mem(long *rss_kb, long *hwm_kb);	/* --bench, below */
  *  cancelled or started, jobs submitted (priority_g_set()), user and
  *  account associations added and removed and QOS modified (as slurmdbd
  *  tells slurmctld: assoc_mgr_update_assocs()/assoc_mgr_update_qos()),
- *  and now and then a reconfigure (weights changed, priority_g_reconfig).
+ *  and now and then a reconfigure (weights and PriorityFlags changed,
+ *  priority_g_reconfig()).
  *  The stream depends only on the seed, the world and the counts of jobs
  *  in each state, never on a plugin's results, so every plugin sees the
  *  same events at the same (frozen) times.  After every pass it prints a
@@ -3108,7 +3109,7 @@ static uint32_t churn_weights[2];	/* age, QOS weights from the conf */
 
 typedef struct {
 	int purge, end, timeout, cancel, start, submit;
-	int user_add, user_rm, acct_add, acct_rm, qos, reconfig;
+	int user_add, user_rm, acct_add, acct_rm, qos, reconfig, flags;
 } churn_counts_t;
 
 /* A random number 0 .. n-1 (n >= 1). */
@@ -3649,7 +3650,14 @@ static void _churn_qos(churn_counts_t *c)
 	c->qos++;
 }
 
-/* scontrol reconfigure with other weights (as read_slurm_conf()). */
+/* PriorityFlags a reconfigure turns on or off */
+static const uint16_t churn_flags[] = {
+	PRIORITY_FLAGS_SIZE_RELATIVE, PRIORITY_FLAGS_DEPTH_OBLIVIOUS,
+	PRIORITY_FLAGS_NO_NORMAL_ASSOC, PRIORITY_FLAGS_CALCULATE_RUNNING,
+};
+
+/* scontrol reconfigure with other weights, sometimes other PriorityFlags
+ * (as read_slurm_conf()). */
 static void _churn_reconfig(churn_counts_t *c)
 {
 	slurmctld_lock_t conf_write = { .conf = WRITE_LOCK };
@@ -3661,6 +3669,12 @@ static void _churn_reconfig(churn_counts_t *c)
 					 (1 + _churn_rnd(3));
 	slurm_conf.priority_weight_qos = churn_weights[1] *
 					 (1 + _churn_rnd(3));
+	/* and now and then a PriorityFlags bit turned on or off */
+	if (!_churn_rnd(2)) {
+		slurm_conf.priority_flags ^= churn_flags[_churn_rnd(
+			ARRAY_SIZE(churn_flags))];
+		c->flags++;
+	}
 	unlock_slurmctld(conf_write);
 	priority_g_reconfig(true);
 	c->reconfig++;
@@ -3694,10 +3708,10 @@ static void _churn_events(int k)
 		_churn_qos(&c);
 	if (!_churn_skip("reconfig"))
 		_churn_reconfig(&c);
-	printf("events %d purge=%d end=%d timeout=%d cancel=%d start=%d submit=%d user_add=%d user_rm=%d acct_add=%d acct_rm=%d qos=%d reconfig=%d\n",
+	printf("events %d purge=%d end=%d timeout=%d cancel=%d start=%d submit=%d user_add=%d user_rm=%d acct_add=%d acct_rm=%d qos=%d reconfig=%d flags=%d priority_flags=0x%x\n",
 	       k, c.purge, c.end, c.timeout, c.cancel, c.start, c.submit,
 	       c.user_add, c.user_rm, c.acct_add, c.acct_rm, c.qos,
-	       c.reconfig);
+	       c.reconfig, c.flags, (unsigned) slurm_conf.priority_flags);
 }
 
 static int _cmp_str(const void *a, const void *b)
@@ -4584,8 +4598,9 @@ static void _usage(FILE *fp)
 "                      started and submitted, user and account\n"
 "                      associations added and removed, QOS priority or\n"
 "                      usage factor modified, reconfigure with new\n"
-"                      weights; plugin threads do not sleep between\n"
-"                      passes.  After each pass: a \"pass K\" line\n"
+"                      weights and PriorityFlags; plugin threads do not\n"
+"                      sleep between passes.  After each pass: a\n"
+"                      \"pass K\" line\n"
 "                      (population, heap, RSS, StateSaveLocation file\n"
 "                      sizes), the job rows, and an \"events K\" line\n"
 "  --churn-rate N      events of each kind per pass, about N/2 (default 4)\n"

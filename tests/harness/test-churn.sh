@@ -4,8 +4,8 @@
 # generated world, many passes apart with the same seeded stream of
 # events between passes (jobs submitted, started, ended, timed out,
 # cancelled and purged; user and account associations added and removed;
-# QOS priority and usage factor modified; reconfigures with new weights;
-# the frozen clock CHURN_ADVANCE seconds on per pass).  For each set
+# QOS priority and usage factor modified; reconfigures with new weights
+# and PriorityFlags; the frozen clock CHURN_ADVANCE seconds on per pass).  For each set
 # (Fair Tree, classic fair-share) it checks:
 #   - both runs saw the same events (the "events" lines are equal) and
 #     every kind of event happened at least once;
@@ -287,7 +287,7 @@ for set in $sets; do
 		notes="$notes; the event streams differ"
 		rc=1
 	fi
-	totals=$(awk '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] } }
+	totals=$(awk '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] != "priority_flags") s[kv[1]] += kv[2] } }
 		END { for (k in s) { printf "%s=%d ", k, s[k]; if (!s[k]) none = none " " k }
 		      if (none != "") printf "(never:%s)", none }' "$mf.events")
 	case $totals in
