@@ -3431,6 +3431,7 @@ static void _churn_add(w_assoc_t **add, int nadd)
 		add[i]->id = ++churn_next_assoc;
 		rec = _churn_assoc_rec(add[i]);
 		rec->shares_raw = add[i]->shares;
+		rec->priority = add[i]->priority;
 		rec->is_def = 1;
 		rec->def_qos_id = 0;
 		rec->parent_id = _world_assoc(add[i]->parent, NULL)->id;
@@ -3485,6 +3486,9 @@ static w_assoc_t *_churn_world_add(const char *acct, const char *user,
 	a->user = xstrdup(user);
 	a->parent = xstrdup(parent);
 	a->shares = 1 + _churn_rnd(10);
+	/* slurmdbd: an association without a priority of its own gets its
+	 * parent's (never NO_VAL, which assoc_mgr would take as one) */
+	a->priority = _world_assoc(parent, NULL)->priority;
 	a->uid = 200000 + churn_serial;
 	list_append(world.assocs, a);
 	_world_assoc_add(a);

@@ -29,9 +29,7 @@
 #     of every job ever submitted, would break it in the short form:
 #     checked by hand on altered pass lines);
 #   - Prism logs no more error lines than multifactor (both log one per
-#     job and pass whose priority exceeds 32 bits, which the long form's
-#     reconfigures can make happen: NO_NORMAL_ASSOC with big association
-#     priorities).
+#     job and pass whose priority exceeds 32 bits, for instance).
 # Nothing checks a time; CPU times are printed for information.
 #
 # Short form (make check): 300 passes of 300 s (25 simulated hours) on
