@@ -21,6 +21,7 @@
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD]
+ *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
  *  WORLD FILE FORMAT (one directive per line, '#' starts a comment, tokens
@@ -607,6 +608,7 @@ typedef struct w_assoc {
 	uint32_t priority;
 	long double usage;
 	uint32_t uid;
+	uint32_t hash_uid;		/* the uid assoc_mgr hashed rec by */
 	int line;
 	uint32_t id, lft, rgt;
 	bool detached;			/* parent_id names no association */
@@ -724,10 +726,16 @@ static struct {
 	int n_at;
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
+	long churn_seed;	/* --churn SEED (0: no churn) */
+	int churn_rate;		/* --churn-rate N: events of a kind per pass */
+	int churn_full;		/* --churn-full K: full report every K */
+	char *churn_skip;	/* --churn-skip KINDS: event kinds left out */
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
 	.timeout = 60,
+	.churn_rate = 4,
+	.churn_full = 10,
 };
 
 static world_t world;
@@ -903,6 +911,18 @@ static pthread_cond_t ev_cond;
 static bool gate_open = true;
 static uint64_t ev_job_write = 0;	/* job write unlocks, other threads */
 static uint64_t ev_state = 0;		/* state file unlocks, other threads */
+static bool ev_parked = false;		/* a plugin thread waits at the gate */
+
+/* A plugin thread waits while the gate is closed (ev_mutex held). */
+static void _gate_wait_locked(void)
+{
+	if (gate_open)
+		return;
+	ev_parked = true;
+	slurm_cond_broadcast(&ev_cond);
+	while (!gate_open)
+		slurm_cond_wait(&ev_cond, &ev_mutex);
+}
 static uint64_t ev_ctld_locks = 0;	/* all lock_slurmctld() calls */
 
 static bool _is_main(void)
@@ -970,6 +990,7 @@ static long bench_pass_minflt, bench_pass_nivcsw, bench_pass_nvcsw;
 static int bench_passes_seen = 0;	/* passes ended so far */
 static bool bench_first_lock_seen = false;
 static bool passes_started = false;	/* the gate opened after submit */
+static bool churn_done = false;		/* --churn: the last pass reported */
 static uint64_t ev_base = 0;		/* ev_state when it opened */
 static void _bench_pass(const char *prefix);
 static __thread bool tl_cpu0_set = false;
@@ -1111,10 +1132,8 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 
 	slurm_mutex_lock(&ev_mutex);
 	ev_ctld_locks++;
-	if (!_is_main()) {
-		while (!gate_open)
-			slurm_cond_wait(&ev_cond, &ev_mutex);
-	}
+	if (!_is_main())
+		_gate_wait_locked();
 	slurm_mutex_unlock(&ev_mutex);
 	if (!_is_main())
 		_bench_gate_passed();
@@ -1235,6 +1254,16 @@ static void _state_files_unlocked(void)
 			gate_open = false;
 		slurm_mutex_unlock(&ev_mutex);
 	}
+	/* --churn: every pass ends with the gate closed; main() reports,
+	 * applies the next events and opens it again */
+	if (!_is_main() && opt.churn_seed &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&churn_done, __ATOMIC_RELAXED)) {
+		slurm_mutex_lock(&ev_mutex);
+		gate_open = false;
+		ev_parked = false;
+		slurm_mutex_unlock(&ev_mutex);
+	}
 	/*
 	 * --advance: the next pass sees the clock moved by the next step
 	 * (forward, or back: a clock step), the last step repeating
@@ -1308,8 +1337,7 @@ extern void assoc_mgr_lock(assoc_mgr_lock_t *locks)
 	}
 	if (!_is_main()) {
 		slurm_mutex_lock(&ev_mutex);
-		while (!gate_open)
-			slurm_cond_wait(&ev_cond, &ev_mutex);
+		_gate_wait_locked();
 		slurm_mutex_unlock(&ev_mutex);
 		_bench_gate_passed();
 	}
@@ -1366,6 +1394,54 @@ extern void assoc_mgr_unlock(assoc_mgr_lock_t *locks)
 	real_assoc_mgr_unlock(locks);
 }
 
+/*
+ * --churn: passes follow each other as fast as main() opens the gate.
+ * A plugin thread's timed wait (the sleep of PriorityCalcPeriod between
+ * passes: multifactor's on CLOCK_REALTIME, Prism's on CLOCK_MONOTONIC)
+ * lasts until the gate opens, then returns ETIMEDOUT as if the period had
+ * passed: the events of the churn happen while the plugin sleeps, as in
+ * a controller, and the next pass starts after them.  (Holding the thread
+ * at its first lock instead would let a plugin read its settings or the
+ * time before the events: Prism takes its configuration when a pass
+ * starts, before any lock.)  The plugin's mutex is released meanwhile,
+ * as by any wait.  Only plugin threads, only once passes have started
+ * and until the last churn pass; everything else (the harness's own
+ * waits on the main thread) waits as asked.
+ */
+static int (*real_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *,
+				  const struct timespec *) = NULL;
+
+static void _resolve_cond_timedwait(void)
+{
+	real_cond_timedwait = dlsym(RTLD_NEXT, "pthread_cond_timedwait");
+}
+
+extern int pthread_cond_timedwait(pthread_cond_t *cond,
+				  pthread_mutex_t *mutex,
+				  const struct timespec *abstime)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, _resolve_cond_timedwait);
+	if (!real_cond_timedwait ||
+	    (real_cond_timedwait == pthread_cond_timedwait)) {
+		fprintf(stderr, "%s: error: cannot find pthread_cond_timedwait()\n",
+			HARNESS_NAME);
+		_exit(1);
+	}
+	if (opt.churn_seed && !_is_main() && (cond != &ev_cond) &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&churn_done, __ATOMIC_RELAXED)) {
+		pthread_mutex_unlock(mutex);
+		slurm_mutex_lock(&ev_mutex);
+		_gate_wait_locked();
+		slurm_mutex_unlock(&ev_mutex);
+		pthread_mutex_lock(mutex);
+		return ETIMEDOUT;
+	}
+	return real_cond_timedwait(cond, mutex, abstime);
+}
+
 static void _gate_set(bool open)
 {
 	if (open && bench_on) {
@@ -1392,8 +1468,16 @@ static uint64_t _pass_counter(void)
 	return cnt;
 }
 
+static void _wait_for_passes(uint64_t base, int passes);
+
 /* Wait until the pass counter exceeds base by opt.passes, bounded. */
 static void _wait_for_pass(uint64_t base)
+{
+	_wait_for_passes(base, opt.passes);
+}
+
+/* Wait until the pass counter exceeds base by 'passes', bounded. */
+static void _wait_for_passes(uint64_t base, int passes)
 {
 	struct timespec deadline;
 	uint64_t *cnt;
@@ -1405,16 +1489,16 @@ static void _wait_for_pass(uint64_t base)
 
 	_mono_deadline(&deadline, opt.timeout);
 	slurm_mutex_lock(&ev_mutex);
-	while ((*cnt < base + opt.passes) && (rc != ETIMEDOUT))
+	while ((*cnt < base + passes) && (rc != ETIMEDOUT))
 		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
-	if (*cnt < base + opt.passes) {
+	if (*cnt < base + passes) {
 		uint64_t got = *cnt - base;
 
 		slurm_mutex_unlock(&ev_mutex);
 		_die_code(EXIT_TIMEOUT, "no completed recalculation pass within %d s (--pass %s: saw %"PRIu64" of %d; slurmctld locks taken: %"PRIu64"); does the plugin run a background pass? try --pass jobwrite or --pass none",
 		     opt.timeout,
 		     (opt.pass_mode == PASS_STATE) ? "state" : "jobwrite",
-		     got, opt.passes, ev_ctld_locks);
+		     got, passes, ev_ctld_locks);
 	}
 	slurm_mutex_unlock(&ev_mutex);
 }
@@ -1654,6 +1738,22 @@ static void *_idx_add(idx_t *ix, const char *key, void *val)
 	e->next = ix->b[h];
 	ix->b[h] = e;
 	return val;
+}
+
+/* Removes key (if present). */
+static void _idx_del(idx_t *ix, const char *key)
+{
+	idx_ent_t **ep, *e;
+
+	if (!ix->b)
+		return;
+	for (ep = &ix->b[_idx_hash(key)]; (e = *ep); ep = &e->next)
+		if (!xstrcmp(e->key, key)) {
+			*ep = e->next;
+			xfree(e->key);
+			xfree(e);
+			return;
+		}
 }
 
 static void _idx_free(idx_t *ix)
@@ -2441,8 +2541,10 @@ static void _build_assoc_mgr(void)
 	 */
 	itr = list_iterator_create(world.assocs);
 	while ((a = list_next(itr))) {
-		if (a->user)
+		if (a->user) {
+			a->hash_uid = a->rec->uid;
 			a->rec->uid = a->uid;
+		}
 	}
 	list_iterator_destroy(itr);
 
@@ -2806,6 +2908,8 @@ static job_record_t *_build_job(w_job_t *j, time_t now)
 	return job_ptr;
 }
 
+static void _set_job_alloc_tres(job_record_t *job_ptr);
+
 /* job_set_req_tres()/job_set_alloc_tres() equivalents; assoc_mgr locked */
 static void _set_job_tres(job_record_t *job_ptr, uint64_t mem_per_node)
 {
@@ -2823,12 +2927,16 @@ static void _set_job_tres(job_record_t *job_ptr, uint64_t mem_per_node)
 	job_ptr->tres_fmt_req_str = assoc_mgr_make_tres_str_from_array(
 		req, TRES_STR_CONVERT_UNITS, true);
 
-	if (!IS_JOB_RUNNING(job_ptr))
-		return;
+	if (IS_JOB_RUNNING(job_ptr))
+		_set_job_alloc_tres(job_ptr);
+}
 
+/* job_set_alloc_tres() of a running job; assoc_mgr TRES read lock held */
+static void _set_job_alloc_tres(job_record_t *job_ptr)
+{
 	job_ptr->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
 					  sizeof(uint64_t));
-	memcpy(job_ptr->tres_alloc_cnt, req,
+	memcpy(job_ptr->tres_alloc_cnt, job_ptr->tres_req_cnt,
 	       slurmctld_tres_cnt * sizeof(uint64_t));
 	job_ptr->tres_alloc_cnt[TRES_ARRAY_BILLING] =
 		(uint64_t) calc_job_billable_tres(job_ptr,
@@ -2971,6 +3079,696 @@ static void _set_priorities(void)
 			_set_job_prio(job_ptr);
 	list_iterator_destroy(itr);
 	unlock_slurmctld(submit_lock);
+}
+
+static void _proc_mem(long *rss_kb, long *hwm_kb);	/* --bench, below */
+
+/*****************************************************************************\
+ *  --churn SEED: weeks of churn (issue 32, item 5).  Between passes the
+ *  main thread, with the gate closed (plugin threads wait at their next
+ *  lock), applies a seeded stream of events the way slurmctld sees them:
+ *  finished jobs purged, running jobs ended or timed out, pending jobs
+ *  cancelled or started, jobs submitted (priority_g_set()), user and
+ *  account associations added and removed and QOS modified (as slurmdbd
+ *  tells slurmctld: assoc_mgr_update_assocs()/assoc_mgr_update_qos()),
+ *  and now and then a reconfigure (weights and PriorityFlags changed,
+ *  priority_g_reconfig()).
+ *  The stream depends only on the seed, the world and the counts of jobs
+ *  in each state, never on a plugin's results, so every plugin sees the
+ *  same events at the same (frozen) times.  After every pass it prints a
+ *  "pass" line (population, heap, RSS, StateSaveLocation file sizes) and
+ *  the job rows, every --churn-full K passes the full report.
+\*****************************************************************************/
+static uint64_t churn_rng = 0;		/* xorshift64* state */
+static uint32_t churn_next_job = 1;	/* next job id */
+static uint32_t churn_next_assoc = 0;	/* next association id */
+static uint32_t churn_serial = 0;	/* names and uids of new ones */
+static int churn_pend_target = 0, churn_run_target = 0;
+static int churn_assoc_target = 0;	/* the world's associations */
+static uint32_t churn_weights[2];	/* age, QOS weights from the conf */
+
+typedef struct {
+	int purge, end, timeout, cancel, start, submit;
+	int user_add, user_rm, acct_add, acct_rm, qos, reconfig, flags;
+} churn_counts_t;
+
+/* A random number 0 .. n-1 (n >= 1). */
+static uint32_t _churn_rnd(uint32_t n)
+{
+	churn_rng ^= churn_rng >> 12;
+	churn_rng ^= churn_rng << 25;
+	churn_rng ^= churn_rng >> 27;
+	return (uint32_t) (((churn_rng * 2685821657736338717ULL) >> 33) % n);
+}
+
+/* Start churn state after the world is loaded (main thread, no lock). */
+static void _churn_init(void)
+{
+	list_itr_t *itr;
+	job_record_t *job_ptr;
+	w_assoc_t *a;
+
+	churn_rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t) opt.churn_seed;
+	(void) _churn_rnd(1);
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		churn_next_job = MAX(churn_next_job, job_ptr->job_id + 1);
+		if (IS_JOB_RUNNING(job_ptr))
+			churn_run_target++;
+		else if (IS_JOB_PENDING(job_ptr))
+			churn_pend_target++;
+	}
+	list_iterator_destroy(itr);
+	churn_assoc_target = list_count(world.assocs);
+	itr = list_iterator_create(world.assocs);
+	while ((a = list_next(itr)))
+		churn_next_assoc = MAX(churn_next_assoc, a->id);
+	list_iterator_destroy(itr);
+	/* past the id a detached account's parent_id names */
+	churn_next_assoc += 2;
+	churn_weights[0] = slurm_conf.priority_weight_age;
+	churn_weights[1] = slurm_conf.priority_weight_qos;
+	if (churn_run_target < 4)
+		churn_run_target = 4;
+	if (churn_pend_target < 8)
+		churn_pend_target = 8;
+}
+
+/* How many of an event: 0..rate, an eighth of the excess more when 'have'
+ * exceeds 'want' (the population reverts to the world's). */
+static int _churn_count(int have, int want)
+{
+	int n = _churn_rnd(opt.churn_rate + 1);
+
+	if (have > want)
+		n += (have - want) / 8;
+	return n;
+}
+
+/* A random entry of 'v' (*cnt of them), taken out of it; NULL: none. */
+static job_record_t *_churn_take(job_record_t **v, int *cnt)
+{
+	uint32_t i;
+	job_record_t *job_ptr;
+
+	if (!*cnt)
+		return NULL;
+	i = _churn_rnd(*cnt);
+	job_ptr = v[i];
+	v[i] = v[--(*cnt)];
+	return job_ptr;
+}
+
+static int _churn_purge_match(void *x, void *key)
+{
+	job_record_t *job_ptr = x;
+	time_t *now = key;
+
+	/* a pass has seen it finished (MinJobAge, as purge_old_job()) */
+	return IS_JOB_FINISHED(job_ptr) && (job_ptr->end_time < *now);
+}
+
+/* The allocation of a starting job (job write lock held). */
+static void _churn_start_job(job_record_t *job_ptr, time_t now)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+
+	job_ptr->job_state = JOB_RUNNING;
+	job_ptr->state_reason = WAIT_NO_REASON;
+	job_ptr->start_time = now;
+	job_ptr->total_cpus = job_ptr->details->min_cpus;
+	job_ptr->node_cnt = job_ptr->details->min_nodes;
+	job_ptr->end_time = now + ((job_ptr->time_limit != NO_VAL) ?
+				   (time_t) job_ptr->time_limit * 60 :
+				   365 * 86400);
+	job_ptr->end_time_exp = job_ptr->end_time;
+	assoc_mgr_lock(&locks);
+	_set_job_alloc_tres(job_ptr);
+	assoc_mgr_unlock(&locks);
+	last_job_update = now;
+}
+
+/* The n-th element of a list (NULL: none). */
+static void *_churn_nth(list_t *list, int n)
+{
+	list_itr_t *itr = list_iterator_create(list);
+	void *x;
+
+	while ((x = list_next(itr)) && n--)
+		;
+	list_iterator_destroy(itr);
+	return x;
+}
+
+/* A random user (or account) association in the tree (NULL: none). */
+static w_assoc_t *_churn_pick_assoc(bool user)
+{
+	int n = list_count(world.assocs), tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		w_assoc_t *a = _churn_nth(world.assocs, _churn_rnd(n));
+
+		if (!a || (user != (a->user != NULL)))
+			continue;
+		if (!_attached(_world_assoc(a->acct, NULL)))
+			continue;
+		return a;
+	}
+	return NULL;
+}
+
+/* A submitted job, as job_allocate() leaves it (job write lock held). */
+static void _churn_submit(time_t now)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	w_assoc_t *a = _churn_pick_assoc(true);
+	int nparts = list_count(world.parts), nqos = list_count(world.qos);
+	w_part_t *p1, *p2;
+	w_qos_t *q;
+	w_job_t j;
+	job_record_t *job_ptr;
+
+	if (!a)
+		return;
+	memset(&j, 0, sizeof(j));
+	j.id = churn_next_job++;
+	j.user = a->user;
+	j.account = a->acct;
+	p1 = _churn_nth(world.parts, _churn_rnd(nparts));
+	p2 = _churn_nth(world.parts, _churn_rnd(nparts));
+	if ((p1 != p2) && !_churn_rnd(5))
+		j.parts = xstrdup_printf("%s,%s", p1->name, p2->name);
+	else
+		j.parts = xstrdup(p1->name);
+	q = _churn_nth(world.qos, _churn_rnd(nqos));
+	j.qos = q->name;
+	j.nqos = 1;
+	j.cpus = 1 << _churn_rnd(6);
+	j.nodes = 1 + (j.cpus >= 16 ? _churn_rnd(4) : 0);
+	j.mem = 500 * (1 + _churn_rnd(8));
+	j.submit = 0;
+	if (!_churn_rnd(10)) {
+		j.has_begin = true;
+		j.begin = 60 * (1 + _churn_rnd(60));
+	}
+	j.time_limit = _churn_rnd(3) ? 60 * (1 + _churn_rnd(48)) : NO_VAL;
+	j.state = _churn_rnd(25) ? 'P' : 'H';
+	j.nice = _churn_rnd(10) ? 0 : (int32_t) _churn_rnd(200) - 100;
+	j.priority = NO_VAL;
+	j.loaded = NO_VAL;
+	j.uid = NO_VAL;
+
+	assoc_mgr_lock(&locks);
+	job_ptr = _build_job(&j, now);
+	_set_job_tres(job_ptr, j.mem);
+	assoc_mgr_unlock(&locks);
+	xfree(j.parts);
+	list_append(job_list, job_ptr);
+	last_job_update = now;
+	if (job_ptr->priority == NO_VAL)
+		_set_job_prio(job_ptr);
+}
+
+/* Jobs: purge, end, time out, cancel, start, submit. */
+static void _churn_jobs(time_t now, churn_counts_t *c)
+{
+	slurmctld_lock_t job_write = {
+		.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+		.part = READ_LOCK, .fed = READ_LOCK
+	};
+	int njobs, npend = 0, nready = 0, nrun = 0, n, i;
+	job_record_t **pend, **ready, **run, *job_ptr;
+	list_itr_t *itr;
+
+	lock_slurmctld(job_write);
+	c->purge = list_delete_all(job_list, _churn_purge_match, &now);
+	njobs = list_count(job_list);
+	pend = xcalloc(njobs + 1, sizeof(*pend));
+	ready = xcalloc(njobs + 1, sizeof(*ready));
+	run = xcalloc(njobs + 1, sizeof(*run));
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		if (IS_JOB_RUNNING(job_ptr)) {
+			if (job_ptr->end_time <= now) {
+				/* job_time_limit(): over its limit */
+				job_ptr->job_state = JOB_TIMEOUT;
+				job_ptr->end_time = now;
+				c->timeout++;
+			} else {
+				run[nrun++] = job_ptr;
+			}
+		} else if (IS_JOB_PENDING(job_ptr)) {
+			/* any can be cancelled, eligible ones started */
+			pend[npend++] = job_ptr;
+			if (job_ptr->priority &&
+			    (job_ptr->details->begin_time <= now))
+				ready[nready++] = job_ptr;
+		}
+	}
+	list_iterator_destroy(itr);
+
+	n = _churn_count(nrun, churn_run_target);
+	for (i = 0; (i < n) && (job_ptr = _churn_take(run, &nrun)); i++) {
+		job_ptr->job_state = JOB_COMPLETE;
+		job_ptr->end_time = now;
+		c->end++;
+	}
+	n = _churn_count(churn_run_target, nrun);
+	for (i = 0; (i < n) && (job_ptr = _churn_take(ready, &nready)); i++) {
+		_churn_start_job(job_ptr, now);
+		c->start++;
+	}
+	n = _churn_count(npend, churn_pend_target) / 2;
+	for (i = 0; (i < n) && (job_ptr = _churn_take(pend, &npend)); i++) {
+		if (!IS_JOB_PENDING(job_ptr))
+			continue;	/* started just now */
+		/* _job_signal() of a pending job */
+		job_ptr->job_state = JOB_CANCELLED;
+		job_ptr->start_time = now;
+		job_ptr->end_time = now;
+		c->cancel++;
+	}
+	n = _churn_count(churn_pend_target, npend);
+	for (i = 0; i < n; i++) {
+		_churn_submit(now);
+		c->submit++;
+	}
+	xfree(pend);
+	xfree(ready);
+	xfree(run);
+	unlock_slurmctld(job_write);
+}
+
+/* Does any job in job_list belong to the association? (job lock held) */
+static int _churn_job_of(void *x, void *key)
+{
+	return ((job_record_t *) x)->assoc_ptr == key;
+}
+
+static bool _churn_assoc_has_jobs(w_assoc_t *a)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	bool has;
+
+	lock_slurmctld(job_read);
+	has = list_find_first(job_list, _churn_job_of, a->rec) != NULL;
+	unlock_slurmctld(job_read);
+	return has;
+}
+
+static slurmdb_assoc_rec_t *_churn_assoc_rec(w_assoc_t *a)
+{
+	slurmdb_assoc_rec_t *rec = xmalloc(sizeof(*rec));
+
+	slurmdb_init_assoc_rec(rec, 0);
+	rec->id = a->id;
+	rec->cluster = xstrdup(slurm_conf.cluster_name);
+	rec->acct = xstrdup(a->acct);
+	rec->user = xstrdup(a->user);
+#ifdef PRISM_HAVE_ASSOC_LFT
+	rec->lft = a->lft;
+	rec->rgt = a->rgt;
+#endif
+	return rec;
+}
+
+static void _churn_update(slurmdb_update_object_t *update, const char *what)
+{
+	if (assoc_mgr_update_assocs(update, false) != SLURM_SUCCESS)
+		_die("--churn: assoc_mgr refused to %s", what);
+	FREE_NULL_LIST(update->objects);
+}
+
+/*
+ * New associations 'add' (already in the world, without ids): renumber
+ * the tree and tell assoc_mgr what slurmdbd would, the new ones
+ * (SLURMDB_ADD_ASSOC) and the lft/rgt of the ones that moved
+ * (SLURMDB_MODIFY_ASSOC).
+ */
+static void _churn_add(w_assoc_t **add, int nadd)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	w_assoc_t *root = list_peek(world.assocs), *w;
+	int n = list_count(world.assocs), i;
+	uint32_t *lft = xcalloc(n, sizeof(*lft)), *rgt = xcalloc(n, sizeof(*rgt));
+	slurmdb_update_object_t update;
+	list_itr_t *itr = list_iterator_create(world.assocs);
+
+	for (i = 0; (w = list_next(itr)); i++) {
+		lft[i] = w->lft;
+		rgt[i] = w->rgt;
+	}
+	(void) _number_assocs(root, NULL, 1);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	for (i = 0; i < nadd; i++) {
+		slurmdb_assoc_rec_t *rec;
+
+		add[i]->id = ++churn_next_assoc;
+		rec = _churn_assoc_rec(add[i]);
+		rec->shares_raw = add[i]->shares;
+		rec->priority = add[i]->priority;
+		rec->is_def = 1;
+		rec->def_qos_id = 0;
+		rec->parent_id = _world_assoc(add[i]->parent, NULL)->id;
+		if (!add[i]->user)
+			rec->parent_acct = xstrdup(add[i]->parent);
+		rec->usage = slurmdb_create_assoc_usage(g_tres_count);
+		add[i]->rec = rec;
+		list_append(update.objects, rec);
+	}
+	_churn_update(&update, "add an association");
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_MODIFY_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	list_iterator_reset(itr);
+	for (i = 0; (w = list_next(itr)); i++) {
+		if ((i >= n) || !w->id || ((w->lft == lft[i]) &&
+					   (w->rgt == rgt[i])))
+			continue;
+		if (w->rec && (w->id <= churn_next_assoc - nadd)) {
+			slurmdb_assoc_rec_t *rec = _churn_assoc_rec(w);
+
+			xfree(rec->user);	/* as --move: id and place */
+			list_append(update.objects, rec);
+		}
+	}
+	list_iterator_destroy(itr);
+	if (list_count(update.objects))
+		_churn_update(&update, "renumber the tree");
+	else
+		FREE_NULL_LIST(update.objects);
+	xfree(lft);
+	xfree(rgt);
+
+	/* the world's uids, as _build_assoc_mgr() */
+	assoc_mgr_lock(&locks);
+	for (i = 0; i < nadd; i++)
+		if (add[i]->user) {
+			add[i]->hash_uid = add[i]->rec->uid;
+			add[i]->rec->uid = add[i]->uid;
+		}
+	assoc_mgr_unlock(&locks);
+}
+
+/* A new association in the world (not yet in assoc_mgr). */
+static w_assoc_t *_churn_world_add(const char *acct, const char *user,
+				   const char *parent)
+{
+	w_assoc_t *a = xmalloc(sizeof(*a));
+
+	a->acct = xstrdup(acct);
+	a->user = xstrdup(user);
+	a->parent = xstrdup(parent);
+	a->shares = 1 + _churn_rnd(10);
+	/* slurmdbd: an association without a priority of its own gets its
+	 * parent's (never NO_VAL, which assoc_mgr would take as one) */
+	a->priority = _world_assoc(parent, NULL)->priority;
+	a->uid = 200000 + churn_serial;
+	list_append(world.assocs, a);
+	_world_assoc_add(a);
+	_add_kid(_world_assoc(parent, NULL), a);
+	return a;
+}
+
+/* Forget a removed association (its assoc_mgr record is gone). */
+static void _churn_world_del(w_assoc_t *a)
+{
+	w_assoc_t *p = _world_assoc(a->user ? a->acct : a->parent, NULL);
+	char *key = _assoc_key(a->acct, a->user);
+	int k;
+
+	for (k = 0; p->kids[k] != a; k++)
+		;
+	memmove(&p->kids[k], &p->kids[k + 1],
+		(p->nkids - k - 1) * sizeof(*p->kids));
+	p->nkids--;
+	_idx_del(&world.assoc_idx, key);
+	xfree(key);
+	list_delete_ptr(world.assocs, a);
+}
+
+/* Remove the associations 'rm' (no jobs): SLURMDB_REMOVE_ASSOC. */
+static void _churn_remove(w_assoc_t **rm, int nrm)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	slurmdb_update_object_t update;
+	int i;
+
+	/*
+	 * assoc_mgr hashed user associations by the uid it resolved from
+	 * the name (none here); the harness set the world's uid after, so
+	 * give the record that uid back for assoc_mgr to unhash it (plugin
+	 * threads wait at the gate meanwhile)
+	 */
+	assoc_mgr_lock(&locks);
+	for (i = 0; i < nrm; i++)
+		if (rm[i]->user)
+			rm[i]->rec->uid = rm[i]->hash_uid;
+	assoc_mgr_unlock(&locks);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_REMOVE_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	for (i = 0; i < nrm; i++)
+		list_append(update.objects, _churn_assoc_rec(rm[i]));
+	_churn_update(&update, "remove an association");
+	for (i = 0; i < nrm; i++)
+		_churn_world_del(rm[i]);
+}
+
+/* A random account the churn added (NULL: none). */
+static w_assoc_t *_churn_pick_added_acct(void)
+{
+	list_itr_t *itr = list_iterator_create(world.assocs);
+	w_assoc_t *a, *pick = NULL;
+	uint32_t n = 0;
+
+	/* reservoir sampling: each of them equally likely */
+	while ((a = list_next(itr)))
+		if (!a->user && !strncmp(a->acct, "ca", 2) &&
+		    !_churn_rnd(++n))
+			pick = a;
+	list_iterator_destroy(itr);
+	return pick;
+}
+
+/* Associations: users and accounts come and go. */
+static void _churn_assocs(churn_counts_t *c)
+{
+	w_assoc_t *add[4], *a;
+	int nadd = 0, tries;
+
+	if (!_churn_rnd(3)) {		/* a user joins an account */
+		w_assoc_t *acct = _churn_pick_assoc(false);
+		char *name = xstrdup_printf("cu%u", ++churn_serial);
+
+		if (acct) {
+			add[nadd++] = _churn_world_add(acct->acct, name,
+						       acct->acct);
+			c->user_add++;
+		}
+		xfree(name);
+	}
+	if (!_churn_rnd(10)) {		/* a new account with a user */
+		w_assoc_t *parent = _churn_pick_assoc(false);
+		char *name = xstrdup_printf("ca%u", ++churn_serial);
+		char *user = xstrdup_printf("cu%u", ++churn_serial);
+
+		if (parent) {
+			add[nadd++] = _churn_world_add(name, NULL,
+						       parent->acct);
+			add[nadd++] = _churn_world_add(name, user, name);
+			c->acct_add++;
+			c->user_add++;
+		}
+		xfree(name);
+		xfree(user);
+	}
+	if (nadd)
+		_churn_add(add, nadd);
+
+	/* a user without jobs leaves; one more try above the population */
+	tries = !_churn_rnd(3) +
+		(list_count(world.assocs) > churn_assoc_target);
+	while (tries--) {
+		a = _churn_pick_assoc(true);
+		if (a && !_churn_assoc_has_jobs(a) &&
+		    (_world_assoc(a->acct, NULL)->nkids > 1)) {
+			_churn_remove(&a, 1);
+			c->user_rm++;
+		}
+	}
+	if (!_churn_rnd(10)) {		/* an account added by the churn
+					 * goes, with its users (no jobs) */
+		w_assoc_t *rm[16];
+		int i, nrm = 0;
+
+		a = _churn_pick_added_acct();
+		if (!a || (a->nkids > 15))
+			return;
+		for (i = 0; i < a->nkids; i++) {
+			if (!a->kids[i]->user ||
+			    _churn_assoc_has_jobs(a->kids[i]))
+				return;
+			rm[nrm++] = a->kids[i];
+		}
+		rm[nrm++] = a;
+		_churn_remove(rm, nrm);
+		c->acct_rm++;
+		c->user_rm += nrm - 1;
+	}
+}
+
+/* A QOS's priority or usage factor changes (SLURMDB_MODIFY_QOS). */
+static void _churn_qos(churn_counts_t *c)
+{
+	slurmdb_update_object_t update;
+	slurmdb_qos_rec_t *rec;
+	w_qos_t *q;
+	static const double factors[] = { 0.5, 1.0, 2.0 };
+
+	if (_churn_rnd(8))
+		return;
+	q = _churn_nth(world.qos, _churn_rnd(list_count(world.qos)));
+	rec = xmalloc(sizeof(*rec));
+	slurmdb_init_qos_rec(rec, 0, NO_VAL);
+	rec->id = q->id;
+	rec->name = xstrdup(q->name);
+	if (_churn_rnd(2))
+		rec->priority = _churn_rnd(1000);
+	else
+		rec->usage_factor = factors[_churn_rnd(ARRAY_SIZE(factors))];
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_MODIFY_QOS;
+	update.objects = list_create(slurmdb_destroy_qos_rec);
+	list_append(update.objects, rec);
+	if (assoc_mgr_update_qos(&update, false) != SLURM_SUCCESS)
+		_die("--churn: assoc_mgr refused to modify QOS %s", q->name);
+	FREE_NULL_LIST(update.objects);
+	c->qos++;
+}
+
+/* PriorityFlags a reconfigure turns on or off */
+static const uint16_t churn_flags[] = {
+	PRIORITY_FLAGS_SIZE_RELATIVE, PRIORITY_FLAGS_DEPTH_OBLIVIOUS,
+	PRIORITY_FLAGS_NO_NORMAL_ASSOC, PRIORITY_FLAGS_CALCULATE_RUNNING,
+};
+
+/* scontrol reconfigure with other weights, sometimes other PriorityFlags
+ * (as read_slurm_conf()). */
+static void _churn_reconfig(churn_counts_t *c)
+{
+	slurmctld_lock_t conf_write = { .conf = WRITE_LOCK };
+
+	if (_churn_rnd(20))
+		return;
+	lock_slurmctld(conf_write);
+	slurm_conf.priority_weight_age = churn_weights[0] *
+					 (1 + _churn_rnd(3));
+	slurm_conf.priority_weight_qos = churn_weights[1] *
+					 (1 + _churn_rnd(3));
+	/* and now and then a PriorityFlags bit turned on or off */
+	if (!_churn_rnd(2)) {
+		slurm_conf.priority_flags ^= churn_flags[_churn_rnd(
+			ARRAY_SIZE(churn_flags))];
+		c->flags++;
+	}
+	unlock_slurmctld(conf_write);
+	priority_g_reconfig(true);
+	c->reconfig++;
+}
+
+/* Is the event kind left out (--churn-skip)? */
+static bool _churn_skip(const char *kind)
+{
+	char *list = xstrdup_printf(",%s,", opt.churn_skip ? opt.churn_skip :
+				    "");
+	char *key = xstrdup_printf(",%s,", kind);
+	bool skip = strstr(list, key) != NULL;
+
+	xfree(list);
+	xfree(key);
+	return skip;
+}
+
+/* The events between pass 'k' and the next (gate closed, main thread). */
+static void _churn_events(int k)
+{
+	churn_counts_t c;
+	time_t now = time(NULL);
+
+	memset(&c, 0, sizeof(c));
+	if (!_churn_skip("jobs"))
+		_churn_jobs(now, &c);
+	if (!_churn_skip("assocs"))
+		_churn_assocs(&c);
+	if (!_churn_skip("qos"))
+		_churn_qos(&c);
+	if (!_churn_skip("reconfig"))
+		_churn_reconfig(&c);
+	printf("events %d purge=%d end=%d timeout=%d cancel=%d start=%d submit=%d user_add=%d user_rm=%d acct_add=%d acct_rm=%d qos=%d reconfig=%d flags=%d priority_flags=0x%x\n",
+	       k, c.purge, c.end, c.timeout, c.cancel, c.start, c.submit,
+	       c.user_add, c.user_rm, c.acct_add, c.acct_rm, c.qos,
+	       c.reconfig, c.flags, (unsigned) slurm_conf.priority_flags);
+}
+
+static int _cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* "pass K ..." after pass 'k': population, memory, state file sizes. */
+static void _churn_pass_line(int k)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	struct mallinfo2 mi = mallinfo2();
+	long rss, hwm;
+	int pend = 0, run = 0, njobs, nfiles = 0, i;
+	char *names[64];
+	list_itr_t *itr;
+	job_record_t *job_ptr;
+	DIR *dir;
+	struct dirent *de;
+
+	_proc_mem(&rss, &hwm);
+	lock_slurmctld(job_read);
+	njobs = list_count(job_list);
+	itr = list_iterator_create(job_list);
+	while ((job_ptr = list_next(itr))) {
+		if (IS_JOB_PENDING(job_ptr))
+			pend++;
+		else if (IS_JOB_RUNNING(job_ptr))
+			run++;
+	}
+	list_iterator_destroy(itr);
+	unlock_slurmctld(job_read);
+
+	printf("pass %d now=%ld jobs=%d pending=%d running=%d assocs=%d heap=%zu rss_kb=%ld state=",
+	       k, (long) time(NULL), njobs, pend, run,
+	       list_count(world.assocs), mi.uordblks + mi.hblkhd, rss);
+	if ((dir = opendir(state_dir))) {
+		while ((de = readdir(dir)) && (nfiles < 64))
+			if (de->d_name[0] != '.')
+				names[nfiles++] = xstrdup(de->d_name);
+		closedir(dir);
+	}
+	qsort(names, nfiles, sizeof(*names), _cmp_str);
+	for (i = 0; i < nfiles; i++) {
+		char *path = xstrdup_printf("%s/%s", state_dir, names[i]);
+		struct stat st;
+
+		printf("%s%s:%lld", i ? "," : "", names[i],
+		       stat(path, &st) ? -1LL : (long long) st.st_size);
+		xfree(path);
+		xfree(names[i]);
+	}
+	printf("%s\n", nfiles ? "" : "-");
 }
 
 /*****************************************************************************\
@@ -3441,6 +4239,62 @@ static void _report(void)
 	fflush(stdout);
 }
 
+/*
+ * After a pass, wait (bounded) until the plugin thread that ended it
+ * waits at the gate: it has freed what it frees after saving its state,
+ * so the heap measured is the plugin's between passes, not a race with
+ * the end of its pass.
+ */
+static void _churn_wait_parked(void)
+{
+	struct timespec deadline;
+	int rc = 0;
+
+	_mono_deadline(&deadline, opt.timeout);
+	slurm_mutex_lock(&ev_mutex);
+	while (!ev_parked && (rc != ETIMEDOUT))
+		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
+	if (!ev_parked) {
+		slurm_mutex_unlock(&ev_mutex);
+		_die_code(EXIT_TIMEOUT, "--churn: no plugin thread waited at the gate within %d s after a pass",
+			  opt.timeout);
+	}
+	slurm_mutex_unlock(&ev_mutex);
+}
+
+/*
+ * --churn: passes 1..N, each reported (the job rows, every K-th and the
+ * last the full report) and followed by the next events, gate closed.
+ */
+static void _churn_run(uint64_t base)
+{
+	report_mode_t mode = opt.report;
+	static char phase[32];	/* the watchdog reads it */
+	int k;
+
+	_churn_init();
+	ev_base = base;
+	__atomic_store_n(&passes_started, true, __ATOMIC_RELAXED);
+	for (k = 1; k <= opt.passes; k++) {
+		snprintf(phase, sizeof(phase), "churn pass %d", k);
+		_phase(phase);
+		_gate_set(true);
+		_wait_for_passes(base, k);
+		_churn_wait_parked();
+		_churn_pass_line(k);
+		if (k == opt.passes) {
+			__atomic_store_n(&churn_done, true, __ATOMIC_RELAXED);
+			break;		/* main() prints the full report */
+		}
+		opt.report = (opt.churn_full && !(k % opt.churn_full)) ?
+			     mode : REPORT_JOBS;
+		_report();
+		opt.report = mode;
+		_churn_events(k);
+		fflush(stdout);
+	}
+}
+
 /*****************************************************************************\
  *  --bench FILE: one "key value" line per measurement (see README)
 \*****************************************************************************/
@@ -3742,6 +4596,22 @@ static void _usage(FILE *fp)
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
 "                      modify account ACCOUNT set parent=PARENT (needs\n"
 "                      --passes 2 or more)\n"
+"  --churn SEED        weeks of churn: between passes (--passes N, at\n"
+"                      least 2, with --advance) apply a seeded stream of\n"
+"                      events: jobs purged, ended, timed out, cancelled,\n"
+"                      started and submitted, user and account\n"
+"                      associations added and removed, QOS priority or\n"
+"                      usage factor modified, reconfigure with new\n"
+"                      weights and PriorityFlags; plugin threads do not\n"
+"                      sleep between passes.  After each pass: a\n"
+"                      \"pass K\" line (population, heap, RSS,\n"
+"                      StateSaveLocation file sizes), the job rows, and\n"
+"                      an \"events K\" line\n"
+"  --churn-rate N      events of each kind per pass, about N/2 (default 4)\n"
+"  --churn-skip KINDS  leave out event kinds (comma list of jobs,\n"
+"                      assocs, qos, reconfig)\n"
+"  --churn-full K      the full report after every K-th pass and the last\n"
+"                      (default 10; 0: only after the last)\n"
 "  --bench FILE        write timings of the submit path, the pass (CPU,\n"
 "                      job-lock holds), the sprio call and memory figures\n"
 "                      to FILE, one \"key value\" line each\n"
@@ -3771,6 +4641,10 @@ static void _parse_args(int argc, char **argv)
 		{ "advance", required_argument, NULL, 'A' },
 		{ "move", required_argument, NULL, 'M' },
 		{ "at-pass", required_argument, NULL, 'T' },
+		{ "churn", required_argument, NULL, 'X' },
+		{ "churn-rate", required_argument, NULL, 'Y' },
+		{ "churn-full", required_argument, NULL, 'Z' },
+		{ "churn-skip", required_argument, NULL, 'K' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -3810,8 +4684,9 @@ static void _parse_args(int argc, char **argv)
 			break;
 		case 'N':
 			opt.passes = strtol(optarg, &end, 10);
-			if (*end || (opt.passes < 1) || (opt.passes > 1000))
-				_die("--passes must be 1..1000");
+			/* (--churn: simulated weeks are thousands) */
+			if (*end || (opt.passes < 1) || (opt.passes > 100000))
+				_die("--passes must be 1..100000");
 			break;
 		case 't':
 			opt.timeout = strtol(optarg, &end, 10);
@@ -3889,6 +4764,25 @@ static void _parse_args(int argc, char **argv)
 				_die("--move must be ACCOUNT=PARENT");
 			*opt.move_parent++ = '\0';
 			break;
+		case 'X':
+			opt.churn_seed = strtol(optarg, &end, 10);
+			if (*end || (opt.churn_seed < 1))
+				_die("--churn: SEED must be a number >= 1");
+			break;
+		case 'Y':
+			opt.churn_rate = strtol(optarg, &end, 10);
+			if (*end || (opt.churn_rate < 0) ||
+			    (opt.churn_rate > 1000))
+				_die("--churn-rate: N must be 0..1000");
+			break;
+		case 'K':
+			opt.churn_skip = optarg;
+			break;
+		case 'Z':
+			opt.churn_full = strtol(optarg, &end, 10);
+			if (*end || (opt.churn_full < 0))
+				_die("--churn-full: K must be 0 or more");
+			break;
 		case 'v':
 			opt.verbose++;
 			break;
@@ -3909,6 +4803,17 @@ static void _parse_args(int argc, char **argv)
 	if (!opt.conf_file || !opt.world_file) {
 		_usage(stderr);
 		exit(EXIT_USAGE);
+	}
+	if (opt.churn_seed) {
+		int i;
+
+		if ((opt.pass_mode != PASS_STATE) || (opt.passes < 2) ||
+		    !opt.n_advance || opt.real_clock || opt.move_acct ||
+		    opt.bench_file || (opt.report != REPORT_FULL))
+			_die("--churn needs --pass state, --passes 2 or more and --advance, and no --real-clock, --move, --bench or --report");
+		for (i = 0; i < opt.n_advance; i++)
+			if (opt.advance[i] <= 0)
+				_die("--churn: --advance steps must be positive");
 	}
 }
 
@@ -4058,7 +4963,10 @@ int main(int argc, char **argv)
 	 * shows the submit-path (priority_g_set) results deterministically;
 	 * it must open before fini() so that plugin threads can finish.
 	 */
-	if (opt.pass_mode != PASS_NONE) {
+	if (opt.churn_seed) {
+		_phase("churn");
+		_churn_run(base);
+	} else if (opt.pass_mode != PASS_NONE) {
 		_phase("recalculation pass");
 		ev_base = base;
 		__atomic_store_n(&passes_started, true, __ATOMIC_RELAXED);

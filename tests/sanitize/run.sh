@@ -24,7 +24,9 @@
 #     every tests/harness/test-*.sh: test-harness.sh (both plugins on
 #     worlds/basic.world, the bad-PriorityParameters runs included),
 #     test-moab.sh (policy=moab) and any later one but
-#     test-slurm-progs.sh (its own programs), and test-compare.sh
+#     test-slurm-progs.sh (its own programs; test-churn.sh with 100
+#     passes, under valgrind 40 and classic fair-share only), and
+#     test-compare.sh
 #     (every PriorityFlags set, on the generated 10k-association,
 #     10k-job world by default), with
 #     ASAN_OPTIONS=detect_leaks=1 and UBSAN_OPTIONS=halt_on_error=1:
@@ -387,6 +389,20 @@ harness_tests() {
 				env top_srcdir="$tree" top_builddir="$dir" \
 				COMPARE_USERS="$size" COMPARE_JOBS="$size" \
 				COMPARE_SKIP="$skip" sh "$t"
+		elif [ "$n" = test-churn ]; then
+			# fewer passes (valgrind runs Prism some 30 times
+			# slower); under valgrind classic fair-share only: Fair
+			# Tree ranks near ties in valgrind's 64-bit long doubles
+			# unlike native multifactor (as MOVED above), and the
+			# churn's added and removed users make such ties
+			if [ "$kind" = valgrind ]; then
+				set -- CHURN_PASSES=40 CHURN_SETS=CLASSIC
+			else
+				set -- CHURN_PASSES=100
+			fi
+			run_test "$kind" "$kind-$n" \
+				env top_srcdir="$tree" top_builddir="$dir" \
+				"$@" sh "$t"
 		else
 			run_test "$kind" "$kind-$n" \
 				env top_srcdir="$tree" top_builddir="$dir" sh "$t"
