@@ -617,6 +617,14 @@ static bool _v_usage_efctv(const cli_metrics_in_t *in, const _assocs_t *a,
 	return !isnan(*v);
 }
 
+/* Grid Engine's share-tree usage of the node (association). */
+static bool _v_ge_usage(const cli_metrics_in_t *in, const _assocs_t *a,
+			uint32_t i, double *v)
+{
+	*v = prism_ge_usage_get(in->ge_usage, a->rec[i]->id);
+	return true;
+}
+
 static bool _v_rank(const cli_metrics_in_t *in, const _assocs_t *a,
 		    uint32_t i, double *v)
 {
@@ -676,6 +684,10 @@ static int _assocs(const cli_metrics_in_t *in, FILE *out, prism_error_t *err)
 	_assoc_family(in, &a, out, "prism_assoc_fairtree_rank",
 		      "Fair Tree rank of the user association (1: first; equal fair-share factors, equal rank).",
 		      _v_rank);
+	if (in->ge_usage)
+		_assoc_family(in, &a, out, "prism_ge_share_tree_usage",
+			      "Grid Engine share-tree usage of the node (association) as the plugin saved it at its last pass: CPU-seconds decayed with the policy's halftime.",
+			      _v_ge_usage);
 out:
 	_assocs_free(&a);
 	return rc;

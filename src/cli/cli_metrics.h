@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "prism_cli.h"
+#include "prism_ge_usage.h"
 #include "prism_passinfo.h"
 
 /* Which user associations get series (--users). */
@@ -37,6 +38,9 @@ typedef struct {
 	const prism_passinfo_t *pass;	/* the plugin's last pass */
 	const char *version;		/* Prism's version */
 	cli_metrics_users_t users;
+	/* policy=gridengine: the share-tree usage the plugin saved
+	 * (priority_prism_ge_usage); NULL: none read */
+	const prism_ge_usage_t *ge_usage;
 } cli_metrics_in_t;
 
 /*

@@ -115,6 +115,9 @@ static const prism_passinfo_t pass = {
 	.usage_save_usec = 2500, .passes = 7, .save_errors = 2,
 };
 
+/* The Grid Engine share-tree usage _text() passes (NULL: none). */
+static const prism_ge_usage_t *ge_usage;
+
 /* The exposition of the records above; the caller frees it. */
 static char *_text(uint32_t flags, cli_metrics_users_t users,
 		   prism_policy_t policy)
@@ -127,7 +130,8 @@ static char *_text(uint32_t flags, cli_metrics_users_t users,
 			    .factor_cnt = N(rows), .assocs = &am,
 			    .assoc_recs = ap, .assoc_cnt = N(assoc) };
 	cli_metrics_in_t in = { .r = &r, .policy = policy, .pass = &pass,
-				.version = "9.9", .users = users };
+				.version = "9.9", .users = users,
+				.ge_usage = ge_usage };
 	prism_error_t err = { "" };
 	char *text = NULL;
 	size_t len = 0;
@@ -350,6 +354,32 @@ START_TEST(test_policy_names)
 }
 END_TEST
 
+/* Grid Engine's share-tree usage per node, only when it was read. */
+START_TEST(test_ge_usage)
+{
+	prism_error_t err = { "" };
+	prism_ge_usage_t *u = prism_ge_usage_create(1800000000);
+	char *with, *without;
+
+	ck_assert(u);
+	ck_assert(!prism_ge_usage_charge(u, 3, 3600, &err));
+	ck_assert(!prism_ge_usage_charge(u, 4, 7200.5, &err));
+	ge_usage = u;
+	with = _text(PRIORITY_FLAGS_FAIR_TREE, CLI_METRICS_USERS_ALL,
+		     PRISM_POLICY_GRIDENGINE);
+	ge_usage = NULL;
+	without = _text(PRIORITY_FLAGS_FAIR_TREE, CLI_METRICS_USERS_ALL,
+			PRISM_POLICY_GRIDENGINE);
+	ck_assert(_has(with, "prism_ge_share_tree_usage{account=\"physics\",user=\"daemon\"} 3600"));
+	ck_assert(_has(with, "prism_ge_share_tree_usage{account=\"chem\",user=\"\"} 7200.5"));
+	ck_assert(_has(with, "prism_ge_share_tree_usage{account=\"chem\",user=\"bin\"} 0"));
+	ck_assert(!strstr(without, "prism_ge_share_tree_usage"));
+	prism_ge_usage_free(u);
+	free(with);
+	free(without);
+}
+END_TEST
+
 /* The pass figures read from a directory: good, missing, damaged. */
 START_TEST(test_pass_read)
 {
@@ -403,10 +433,18 @@ static void _samples(const char *dir)
 		  CLI_METRICS_USERS_NONE, PRISM_POLICY_GRIDENGINE },
 	};
 
+	prism_error_t err = { "" };
+	prism_ge_usage_t *u = prism_ge_usage_create(1800000000);
+
+	ck_assert(u && !prism_ge_usage_charge(u, 3, 3600, &err));
 	for (int i = 0; i < N(cases); i++) {
-		char path[4096], *text = _text(cases[i].flags, cases[i].users,
-					       cases[i].policy);
+		char path[4096], *text;
 		FILE *f;
+
+		ge_usage = cases[i].policy == PRISM_POLICY_GRIDENGINE ? u :
+									NULL;
+		text = _text(cases[i].flags, cases[i].users, cases[i].policy);
+		ge_usage = NULL;
 
 		snprintf(path, sizeof(path), "%s/%s.prom", dir,
 			 cases[i].name);
@@ -416,6 +454,7 @@ static void _samples(const char *dir)
 		fclose(f);
 		free(text);
 	}
+	prism_ge_usage_free(u);
 }
 
 START_TEST(test_samples)
@@ -442,6 +481,7 @@ int main(void)
 	tcase_add_test(tc, test_users);
 	tcase_add_test(tc, test_classic);
 	tcase_add_loop_test(tc, test_policy_names, 0, N(named));
+	tcase_add_test(tc, test_ge_usage);
 	tcase_add_test(tc, test_pass_read);
 	tcase_add_test(tc, test_samples);
 	suite_add_tcase(s, tc);

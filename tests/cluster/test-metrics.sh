@@ -16,10 +16,17 @@
 #       components (age / serv / urgency)
 #   (f) the pass figures move after a pass: prism_passes_total and
 #       prism_last_pass_timestamp_seconds go up
+#   (o) under policy=gridengine, prism_ge_share_tree_usage charged to the
+#       fill jobs' association and to no association whose jobs all wait
 #   (g) a StateSaveLocation without the pass file: one line on stderr
 #       naming it, nothing on stdout, exit 1
+#   (i)-(m) `prism metrics --listen` and a real Prometheus scraping it
+#       (see prom_checks): PromQL through its HTTP API gives sshare's
+#       fair-share and squeue's counts; a 503 without the pass file; an
+#       address taken is one line and exit 1
 # and once, after the last cluster is stopped:
 #   (h) a controller that does not answer: one line, exit 1
+#   (n) and behind --listen: HTTP 503 with the reason
 # A figure read while a pass runs could mix two passes: (c) and (d) read
 # metrics, then sshare/squeue, then metrics again, and compare only when
 # the pass count did not move between (a few tries).
@@ -39,6 +46,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
 command -v promtool >/dev/null || die "no promtool (apt-get install prometheus)"
+command -v prometheus >/dev/null || die "no prometheus (apt-get install prometheus)"
+command -v curl >/dev/null || die "no curl"
 
 TOP=$(cd "$HERE/../.." && pwd)
 CLI=${PRISM_CLI:-$TOP/src/cli/prism}
@@ -53,7 +62,10 @@ chmod 755 "$TOPDIR"
 CUR=
 # the trap stops the cluster of the policy under test (DIR itself has none)
 cluster_test_hook() {
-    [[ -z $CUR ]] || "$HERE/cluster-stop.sh" "$CUR" || true
+    [[ -z $CUR ]] && return 0
+    stop_recorded "$CUR" prometheus 20 || true
+    stop_recorded "$CUR" prism-listen 20 || true
+    "$HERE/cluster-stop.sh" "$CUR" || true
 }
 
 # metric FILE SERIES -- the value of the sample SERIES ('name{labels}' as
@@ -107,6 +119,146 @@ squeue_pending() {
 metrics_pending() {
     sed -n 's/^prism_pending_jobs{partition="\([^"]*\)",account="\([^"]*\)"} \(.*\)$/\1 \2 \3/p' \
         "$1" | sort
+}
+
+# ---------------------------------------------------------------- --listen
+# prom_query PORT PROMQL -- the instant vector of PROMQL from the
+# Prometheus on PORT as "LABELS VALUE" lines (labels sorted, __name__
+# and job/instance left out), through its HTTP API
+prom_query() {
+    curl -sf --max-time 10 "http://127.0.0.1:$1/api/v1/query" \
+        --data-urlencode "query=$2" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+if r.get("status") != "success":
+    sys.exit(1)
+for s in r["data"]["result"]:
+    m = {k: v for k, v in s["metric"].items()
+         if k not in ("__name__", "job", "instance")}
+    print(",".join(f"{k}={m[k]}" for k in sorted(m)), s["value"][1])
+'
+}
+
+# stop_started NAME -- stop a process this test started (recorded in
+# $D/pids/NAME.pid), by its PID
+stop_started() { stop_recorded "$D" "$1" 20 || true; }
+
+# prom_checks NAME -- (i)-(m) under one policy, on its running cluster:
+#   (i) `prism metrics --listen 127.0.0.1:PORT` answers GET /metrics with
+#       200 and text promtool accepts; a second one on the same address
+#       cannot bind it: one line, exit 1
+#   (j) a real Prometheus (Debian's binary, its config and data under
+#       $D/prom, on loopback, scraping every second) scrapes it: up is 1
+#   (k) PromQL prism_assoc_fairshare, through Prometheus' HTTP API,
+#       gives sshare's FairShare for every user association
+#   (l) PromQL prism_pending_jobs gives squeue's counts
+#   (m) without the pass file, GET /metrics is a 503 whose body names it
+prom_checks() {
+    local name=$1 ports lport pport rc out
+    ports=$(pick_free_ports 2) || die "no free ports"
+    lport=$(sed -n 1p <<<"$ports")
+    pport=$(sed -n 2p <<<"$ports")
+
+    "$CLI" metrics --listen "127.0.0.1:$lport" >"$D/listen.out" 2>"$D/listen.err" &
+    record_pid "$D" prism-listen $!
+    serving() { curl -sf --max-time 10 -o "$D/i.prom" "http://127.0.0.1:$lport/metrics"; }
+    # it answers once it has bound the port and one scrape took a few RPCs
+    if wait_for "$LIMIT_RPC" "prism metrics --listen to answer" serving &&
+        out=$(promtool check metrics <"$D/i.prom" 2>&1); then
+        rc=0
+        "$CLI" metrics --listen "127.0.0.1:$lport" >"$D/bind.out" 2>"$D/bind.err" || rc=$?
+        if ((rc == 1)) && (($(wc -l <"$D/bind.err") == 1)) &&
+            grep -q "cannot listen on 127.0.0.1:$lport" "$D/bind.err"; then
+            check "($name i) --listen serves GET /metrics (promtool accepts it); a second on the address: one line, exit 1" 0 \
+                "$(grep -vc '^#' "$D/i.prom") samples; $(<"$D/bind.err")"
+        else
+            check "($name i) --listen serves GET /metrics (promtool accepts it); a second on the address: one line, exit 1" 1 \
+                "second: exit $rc, $(<"$D/bind.err")"
+        fi
+    else
+        check "($name i) --listen serves GET /metrics (promtool accepts it); a second on the address: one line, exit 1" 1 \
+            "$(head -c 300 "$D/listen.err") ${out:-}"
+    fi
+
+    mkdir -p "$D/prom/data"
+    cat >"$D/prom/prometheus.yml" <<PROM
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: prism
+    static_configs:
+      - targets: ['127.0.0.1:$lport']
+PROM
+    prometheus --config.file="$D/prom/prometheus.yml" \
+        --storage.tsdb.path="$D/prom/data" \
+        --web.listen-address="127.0.0.1:$pport" >"$D/prom/log" 2>&1 &
+    record_pid "$D" prometheus $!
+    scraped() { [[ $(prom_query "$pport" 'up{job="prism"}') == " 1" ]]; }
+    # Prometheus starts (its TSDB), then scrapes every second
+    if wait_for "$LIMIT_DAEMON" "Prometheus to scrape prism (up == 1)" scraped; then
+        check "($name j) a real Prometheus scrapes prism metrics --listen (up 1)" 0
+    else
+        check "($name j) a real Prometheus scrapes prism metrics --listen (up 1)" 1 \
+            "$(tail -n 3 "$D/prom/log" | tr '\n' ';')"
+    fi
+
+    # (k), (l): a reading of Prometheus, sshare/squeue, and the pass count
+    # again two scrapes later: compared when no pass came between
+    prom_steady() { # prom_steady NAME PROMQL CMD...
+        local n=$1 q=$2 try a b
+        shift 2
+        for try in 1 2 3 4 5; do
+            a=$(prom_query "$pport" prism_passes_total) || return 1
+            prom_query "$pport" "$q" >"$D/$n.prom.q" || return 1
+            "$@" >"$D/$n.prom.ref" 2>&1 || return 1
+            sleep 2 # two scrape intervals: a scrape after the reading
+            b=$(prom_query "$pport" prism_passes_total) || return 1
+            [[ -n $a && $a == "$b" ]] && return 0
+            log "a pass came between the readings ($n, try $try): again"
+        done
+        return 1
+    }
+    local diff n
+    if prom_steady k prism_assoc_fairshare sshare_users; then
+        diff=$(join -j1 -a1 -a2 -e MISSING -o 0,1.2,2.2 \
+            <(awk '{ print $1 "/" $2, $3 }' "$D/k.prom.ref" | sort) \
+            <(sed -n 's/^account=\([^,]*\),user=\([^ ]\+\) \(.*\)$/\1\/\2 \3/p' "$D/k.prom.q" | sort) |
+            awk '$2 == "MISSING" || $3 == "MISSING" ||
+                 ($2 - $3 > 5e-7 || $3 - $2 > 5e-7) { print }')
+        n=$(wc -l <"$D/k.prom.ref")
+        rc=0
+        [[ -z $diff ]] && ((n > 0)) || rc=1
+        check "($name k) PromQL prism_assoc_fairshare gives sshare's FairShare for every user association" $rc \
+            "$n associations${diff:+; differ (sshare, Prometheus): $(tr '\n' ';' <<<"$diff")}"
+    else
+        check "($name k) PromQL prism_assoc_fairshare gives sshare's FairShare for every user association" 1 \
+            "no steady reading"
+    fi
+    if prom_steady l prism_pending_jobs squeue_pending; then
+        rc=0
+        sed -n 's/^account=\([^,]*\),partition=\([^ ]*\) \(.*\)$/\2 \1 \3/p' "$D/l.prom.q" |
+            sort | cmp -s - "$D/l.prom.ref" || rc=1
+        [[ -s $D/l.prom.ref ]] || rc=1
+        check "($name l) PromQL prism_pending_jobs gives squeue's counts" $rc \
+            "squeue: $(tr '\n' ';' <"$D/l.prom.ref"); Prometheus: $(tr '\n' ';' <"$D/l.prom.q")"
+    else
+        check "($name l) PromQL prism_pending_jobs gives squeue's counts" 1 "no steady reading"
+    fi
+
+    # (m) no pass file: 503 with the reason
+    local pf=$D/state/priority_prism_pass code
+    mv "$pf" "$D/pass.aside"
+    code=$(curl -s --max-time 30 -o "$D/m.body" -w '%{http_code}' \
+        "http://127.0.0.1:$lport/metrics") || true
+    [[ -e $pf ]] || mv "$D/pass.aside" "$pf"
+    rc=0
+    [[ $code == 503 ]] && grep -q priority_prism_pass "$D/m.body" || rc=1
+    check "($name m) without the pass file GET /metrics is a 503 with the reason" $rc \
+        "HTTP $code: $(head -c 300 "$D/m.body")"
+
+    stop_started prometheus
+    stop_started prism-listen
 }
 
 # run_policy NAME PARAMS POLICYTEXT FIRSTTERM -- the checks under one
@@ -228,6 +380,24 @@ run_policy() {
         check "($name f) the pass figures move after a pass" 1 "passes stayed $p1"
     fi
 
+    # (o) policy=gridengine: the share-tree usage per node, charged to
+    # the association the fill jobs run under, none to those whose jobs
+    # all wait
+    if [[ $name == gridengine ]]; then
+        local fa fu fv others
+        read -r fa fu < <(squeue -h -n fill -o '%a %u' | head -n 1)
+        fv=$(metric "$D/f.prom" "prism_ge_share_tree_usage{account=\"$fa\",user=\"$fu\"}")
+        others=$(grep -E '^prism_ge_share_tree_usage\{account="[^"]*",user="(daemon|bin|games)"\} ' \
+            "$D/f.prom" | awk '$2 != 0' | wc -l)
+        rc=0
+        awk -v v="${fv:-0}" 'BEGIN { exit !(v > 0) }' || rc=1
+        ((others == 0)) || rc=1
+        check "($name o) prism_ge_share_tree_usage: the fill jobs' node charged, the waiting users' not" $rc \
+            "$fa/$fu ${fv:-none}; $others waiting users' nodes above 0"
+    fi
+
+    prom_checks "$name"
+
     # (g) no pass file: one line, exit 1 (moved away just after a pass:
     # the next is a PriorityCalcPeriod away)
     local pf=$D/state/priority_prism_pass
@@ -267,4 +437,24 @@ else
     check "(h) no controller: one line, exit 1" 1 \
         "exit $rc, stderr: $(head -c 400 "$TOPDIR/h.err")"
 fi
+
+# (n) no controller behind --listen: a 503 whose body says so
+D=$TOPDIR
+port=$(pick_free_ports 1) || die "no free port"
+"$CLI" metrics --listen "127.0.0.1:$port" >"$D/n.out" 2>"$D/n.err" &
+record_pid "$D" prism-listen $!
+CUR=$D
+answered() {
+    code=$(curl -s --max-time "$LIMIT_RPC" -o "$D/n.body" -w '%{http_code}' \
+        "http://127.0.0.1:$port/metrics") && [[ $code != 000 ]]
+}
+code=
+rc=0
+# (a scrape without a controller waits for Slurm's connect to fail)
+wait_for $((2 * LIMIT_RPC)) "prism metrics --listen to answer" answered || rc=1
+[[ $code == 503 ]] && grep -q "cannot reach slurmctld" "$D/n.body" || rc=1
+check "(n) --listen without a controller: HTTP 503 with the reason" $rc \
+    "HTTP ${code:-none}: $(head -c 300 "$D/n.body" 2>/dev/null)"
+stop_recorded "$D" prism-listen 20 || true
+CUR=
 FINISHED=1
