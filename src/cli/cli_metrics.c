@@ -693,6 +693,58 @@ out:
 	return rc;
 }
 
+/* ---- Moab's fair-share usage ------------------------------------------ */
+
+/* Does a pending job belong to the user 'name'? */
+static bool _user_pending(const cli_records_t *r, const char *name)
+{
+	for (uint32_t i = 0; r->jobs && i < r->jobs->record_count; i++) {
+		const slurm_job_info_t *job = &r->jobs->job_array[i];
+
+		if (cli_job_pending(job) && job->user_name &&
+		    !strcmp(job->user_name, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The usage share of each credential the Moab policy names (its CFG
+ * lines: the plugin keeps usage only for those), in the current FSINTERVAL
+ * windows as the plugin saved them; users as --users says.
+ */
+static void _moab_usage(const cli_metrics_in_t *in, FILE *out)
+{
+	static const char *fam = "prism_moab_fairshare_usage_ratio";
+
+	_family(out, fam, "gauge",
+		"Moab fair-share usage of each credential the policy names, as a share of all usage (Moab's usage percent / 100), over its FSINTERVAL windows as the plugin saved them at its last pass.");
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++) {
+		uint32_t n = prism_moab_cred_count(in->moab, k);
+
+		if (k == PRISM_MOAB_USER &&
+		    in->users == CLI_METRICS_USERS_NONE)
+			continue;
+		for (uint32_t i = 0; i < n; i++) {
+			const prism_moab_cred_t *c =
+				prism_moab_cred_get(in->moab, k, i);
+			_labels_t l = { { "kind", "credential" },
+					{ prism_moab_cred_kind_name(k),
+					  c ? c->name : "" } };
+
+			if (!c || !c->name)
+				continue;
+			if (k == PRISM_MOAB_USER &&
+			    in->users == CLI_METRICS_USERS_PENDING &&
+			    !_user_pending(in->r, c->name))
+				continue;
+			_sample(out, fam, &l,
+				prism_moab_usage_pct(in->moab_usage, k, i) /
+					100.0);
+		}
+	}
+}
+
 /* ---- the whole text ---------------------------------------------------- */
 
 extern int cli_metrics_write(const cli_metrics_in_t *in, FILE *out,
@@ -704,6 +756,8 @@ extern int cli_metrics_write(const cli_metrics_in_t *in, FILE *out,
 		return CLI_ERROR;
 	if (in->r->assocs && _assocs(in, out, err))
 		return CLI_ERROR;
+	if (in->moab && in->moab_usage)
+		_moab_usage(in, out);
 	return CLI_OK;
 }
 

@@ -22,6 +22,8 @@
 
 #include "prism_cli.h"
 #include "prism_ge_usage.h"
+#include "prism_moab.h"
+#include "prism_moab_conf.h"
 #include "prism_passinfo.h"
 
 /* Which user associations get series (--users). */
@@ -41,6 +43,10 @@ typedef struct {
 	/* policy=gridengine: the share-tree usage the plugin saved
 	 * (priority_prism_ge_usage); NULL: none read */
 	const prism_ge_usage_t *ge_usage;
+	/* policy=moab: the policy in force and the fair-share usage the
+	 * plugin saved (priority_prism_moab_usage); NULL: none read */
+	const prism_moab_policy_t *moab;
+	const prism_moab_usage_t *moab_usage;
 } cli_metrics_in_t;
 
 /*

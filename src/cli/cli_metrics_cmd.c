@@ -72,6 +72,44 @@ static prism_ge_usage_t *_ge_usage(const char *dir)
 }
 
 /*
+ * The Moab policy in force (the copy the plugin keeps, else the file as it
+ * is now) into *pol and the fair-share usage the plugin saved into *u;
+ * both NULL after a note on stderr, or when the policy has no FSPOLICY.
+ */
+static void _moab_usage(const cli_records_t *r, const char *path,
+			prism_moab_policy_t **pol, prism_moab_usage_t **u)
+{
+	prism_error_t err = { "" };
+	char file[4096], *buf = NULL;
+	size_t len = 0;
+
+	*pol = NULL;
+	*u = NULL;
+	if (r->policy_text ?
+		    prism_moab_conf_parse(r->policy_text, r->policy_len, path,
+					  pol, &err) != 0 :
+		    !(*pol = cli_moab_read(path, &err))) {
+		fprintf(stderr, "prism: note: the Moab policy: %s; no Moab usage series\n",
+			err.text);
+		*pol = NULL;
+		return;
+	}
+	if (prism_moab_policy_params(*pol)->fs_policy == PRISM_MOAB_FS_OFF)
+		return;
+	snprintf(file, sizeof(file), "%s/%s",
+		 r->conf->state_save_location ? r->conf->state_save_location :
+						".",
+		 CLI_MOAB_USAGE_NAME);
+	if (prism_file_read(file, &buf, &len, &err) ||
+	    prism_moab_usage_parse(buf, len, *pol, u, &err)) {
+		fprintf(stderr, "prism: note: %s: %s; no Moab usage series\n",
+			file, err.text);
+		*u = NULL;
+	}
+	free(buf);
+}
+
+/*
  * One scrape: load the records and the pass figures, write the
  * exposition to 'out'. Returns CLI_OK, or CLI_ERROR after one line on
  * stderr saying why (nothing is written to 'out' then).
@@ -83,6 +121,8 @@ static int _scrape(cli_metrics_users_t users, FILE *out)
 	prism_passinfo_t pass;
 	prism_error_t err = { "" };
 	prism_ge_usage_t *ge = NULL;
+	prism_moab_policy_t *moab = NULL;
+	prism_moab_usage_t *moab_usage = NULL;
 	cli_metrics_in_t in = { .r = &r, .pass = &pass,
 				.version = PRISM_VERSION, .users = users };
 	char path[PRISM_PARAMS_MAX + 64];
@@ -106,6 +146,11 @@ static int _scrape(cli_metrics_users_t users, FILE *out)
 			r.assoc_err);
 	if (in.policy == PRISM_POLICY_GRIDENGINE)
 		in.ge_usage = ge = _ge_usage(r.conf->state_save_location);
+	if (in.policy == PRISM_POLICY_MOAB) {
+		_moab_usage(&r, path, &moab, &moab_usage);
+		in.moab = moab;
+		in.moab_usage = moab_usage;
+	}
 	/* whole or nothing: written to memory first */
 	buf = open_memstream(&text, &len);
 	if (!buf) {
@@ -125,6 +170,8 @@ static int _scrape(cli_metrics_users_t users, FILE *out)
 out:
 	free(text);
 	prism_ge_usage_free(ge);
+	prism_moab_usage_free(moab_usage);
+	prism_moab_policy_free(moab);
 	cli_records_free(&r);
 	return rc;
 }

@@ -70,7 +70,8 @@ static slurmdb_assoc_rec_t assoc[] = {
 
 static slurm_job_info_t jobs[] = {
 	{ .job_id = 1, .account = "physics", .partition = "low,high",
-	  .assoc_id = 3, .job_state = JOB_PENDING, .priority = 4500 },
+	  .assoc_id = 3, .job_state = JOB_PENDING, .priority = 4500,
+	  .user_name = "daemon" },
 	{ .job_id = 2, .account = "physics", .partition = "low",
 	  .assoc_id = 3, .job_state = JOB_PENDING, .priority = 0 },
 	{ .job_id = 3, .account = "chem", .partition = "high",
@@ -117,6 +118,9 @@ static const prism_passinfo_t pass = {
 
 /* The Grid Engine share-tree usage _text() passes (NULL: none). */
 static const prism_ge_usage_t *ge_usage;
+/* The Moab policy and usage _text() passes (NULL: none). */
+static const prism_moab_policy_t *moab_pol;
+static const prism_moab_usage_t *moab_usage;
 
 /* The exposition of the records above; the caller frees it. */
 static char *_text(uint32_t flags, cli_metrics_users_t users,
@@ -131,7 +135,8 @@ static char *_text(uint32_t flags, cli_metrics_users_t users,
 			    .assoc_recs = ap, .assoc_cnt = N(assoc) };
 	cli_metrics_in_t in = { .r = &r, .policy = policy, .pass = &pass,
 				.version = "9.9", .users = users,
-				.ge_usage = ge_usage };
+				.ge_usage = ge_usage, .moab = moab_pol,
+				.moab_usage = moab_usage };
 	prism_error_t err = { "" };
 	char *text = NULL;
 	size_t len = 0;
@@ -380,6 +385,57 @@ START_TEST(test_ge_usage)
 }
 END_TEST
 
+/*
+ * Moab's usage per credential the policy names: daemon 30 and carol 0 of
+ * 120 in all (daemon's job is charged to chem too); carol has no pending
+ * job (--users pending leaves her out).
+ */
+START_TEST(test_moab_usage)
+{
+	static const char conf_text[] =
+		"FSPOLICY DEDICATEDPS\nFSWEIGHT 1\nFSUSERWEIGHT 1\n"
+		"USERCFG[daemon] FSTARGET=10\nUSERCFG[carol] PRIORITY=1\n"
+		"ACCOUNTCFG[chem] FSTARGET=40\n";
+	prism_moab_policy_t *pol = NULL;
+	prism_moab_usage_t *u;
+	prism_error_t err = { "" };
+	uint32_t cred[PRISM_MOAB_CRED_CNT];
+	char *all, *pending;
+
+	ck_assert_msg(!prism_moab_conf_parse(conf_text, strlen(conf_text),
+					     "prism.conf", &pol, &err),
+		      "%s", err.text);
+	u = prism_moab_usage_create(pol, 1800000000, &err);
+	ck_assert(u);
+	for (int k = 0; k < PRISM_MOAB_CRED_CNT; k++)
+		cred[k] = PRISM_MOAB_NONE;
+	cred[PRISM_MOAB_USER] = prism_moab_cred_find(pol, PRISM_MOAB_USER,
+						     "daemon");
+	cred[PRISM_MOAB_ACCOUNT] =
+		prism_moab_cred_find(pol, PRISM_MOAB_ACCOUNT, "chem");
+	ck_assert(!prism_moab_usage_charge(u, cred, 30, &err));
+	ck_assert(!prism_moab_usage_add_total(u, 90, &err));
+	moab_pol = pol;
+	moab_usage = u;
+	all = _text(PRIORITY_FLAGS_FAIR_TREE, CLI_METRICS_USERS_ALL,
+		    PRISM_POLICY_MOAB);
+	pending = _text(PRIORITY_FLAGS_FAIR_TREE, CLI_METRICS_USERS_PENDING,
+			PRISM_POLICY_MOAB);
+	moab_pol = NULL;
+	moab_usage = NULL;
+	ck_assert_msg(_has(all, "prism_moab_fairshare_usage_ratio{kind=\"user\",credential=\"daemon\"} 0.25"),
+		      "%s", all);
+	ck_assert(_has(all, "prism_moab_fairshare_usage_ratio{kind=\"user\",credential=\"carol\"} 0"));
+	ck_assert(_has(all, "prism_moab_fairshare_usage_ratio{kind=\"account\",credential=\"chem\"} 0.25"));
+	ck_assert(!strstr(pending, "credential=\"carol\""));
+	ck_assert(strstr(pending, "credential=\"daemon\""));
+	prism_moab_usage_free(u);
+	prism_moab_policy_free(pol);
+	free(all);
+	free(pending);
+}
+END_TEST
+
 /* The pass figures read from a directory: good, missing, damaged. */
 START_TEST(test_pass_read)
 {
@@ -433,18 +489,31 @@ static void _samples(const char *dir)
 		  CLI_METRICS_USERS_NONE, PRISM_POLICY_GRIDENGINE },
 	};
 
+	static const char moab_text[] =
+		"FSPOLICY DEDICATEDPS\nFSWEIGHT 1\nUSERCFG[daemon] FSTARGET=10\n";
 	prism_error_t err = { "" };
 	prism_ge_usage_t *u = prism_ge_usage_create(1800000000);
+	prism_moab_policy_t *pol = NULL;
+	prism_moab_usage_t *mu;
 
 	ck_assert(u && !prism_ge_usage_charge(u, 3, 3600, &err));
+	ck_assert(!prism_moab_conf_parse(moab_text, strlen(moab_text), "p",
+					 &pol, &err));
+	mu = prism_moab_usage_create(pol, 1800000000, &err);
+	ck_assert(mu && !prism_moab_usage_add(mu, PRISM_MOAB_USER, 0, 5, &err));
+	ck_assert(!prism_moab_usage_add_total(mu, 20, &err));
 	for (int i = 0; i < N(cases); i++) {
 		char path[4096], *text;
 		FILE *f;
 
 		ge_usage = cases[i].policy == PRISM_POLICY_GRIDENGINE ? u :
 									NULL;
+		moab_pol = cases[i].policy == PRISM_POLICY_MOAB ? pol : NULL;
+		moab_usage = moab_pol ? mu : NULL;
 		text = _text(cases[i].flags, cases[i].users, cases[i].policy);
 		ge_usage = NULL;
+		moab_pol = NULL;
+		moab_usage = NULL;
 
 		snprintf(path, sizeof(path), "%s/%s.prom", dir,
 			 cases[i].name);
@@ -455,6 +524,8 @@ static void _samples(const char *dir)
 		free(text);
 	}
 	prism_ge_usage_free(u);
+	prism_moab_usage_free(mu);
+	prism_moab_policy_free(pol);
 }
 
 START_TEST(test_samples)
@@ -482,6 +553,7 @@ int main(void)
 	tcase_add_test(tc, test_classic);
 	tcase_add_loop_test(tc, test_policy_names, 0, N(named));
 	tcase_add_test(tc, test_ge_usage);
+	tcase_add_test(tc, test_moab_usage);
 	tcase_add_test(tc, test_pass_read);
 	tcase_add_test(tc, test_samples);
 	suite_add_tcase(s, tc);

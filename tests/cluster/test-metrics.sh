@@ -18,6 +18,8 @@
 #       prism_last_pass_timestamp_seconds go up
 #   (o) under policy=gridengine, prism_ge_share_tree_usage charged to the
 #       fill jobs' association and to no association whose jobs all wait
+#   (p) under policy=moab, prism_moab_fairshare_usage_ratio: the fill
+#       jobs' user has usage, daemon (only waiting) none
 #   (g) a StateSaveLocation without the pass file: one line on stderr
 #       naming it, nothing on stdout, exit 1
 #   (i)-(m) `prism metrics --listen` and a real Prometheus scraping it
@@ -396,6 +398,19 @@ run_policy() {
             "$fa/$fu ${fv:-none}; $others waiting users' nodes above 0"
     fi
 
+    # (p) policy=moab: the fair-share usage of the credentials the policy
+    # names: the fill jobs' user has some, daemon (waiting) none
+    if [[ $name == moab ]]; then
+        local fu rv dv
+        fu=$(squeue -h -n fill -o '%u' | head -n 1)
+        rv=$(metric "$D/f.prom" "prism_moab_fairshare_usage_ratio{kind=\"user\",credential=\"$fu\"}")
+        dv=$(metric "$D/f.prom" 'prism_moab_fairshare_usage_ratio{kind="user",credential="daemon"}')
+        rc=0
+        awk -v r="${rv:-0}" -v d="${dv:-x}" 'BEGIN { exit !(r > 0 && r <= 1 && d == 0) }' || rc=1
+        check "($name p) prism_moab_fairshare_usage_ratio: the fill jobs' user has usage, daemon none" $rc \
+            "$fu ${rv:-none}, daemon ${dv:-none}"
+    fi
+
     prom_checks "$name"
 
     # (g) no pass file: one line, exit 1 (moved away just after a pass:
@@ -421,6 +436,7 @@ run_policy multifactor "" "" age
 run_policy moab policy=moab "$(printf '%s\n' \
     'QUEUETIMEWEIGHT 1' 'XFACTORWEIGHT 1000' 'USERWEIGHT 100' \
     'FSPOLICY DEDICATEDPS' 'FSWEIGHT 1' 'FSUSERWEIGHT 100' \
+    'USERCFG[root] FSTARGET=50' 'USERCFG[daemon] PRIORITY=10' \
     'RMCFG[slurm] TYPE=SLURM')" serv
 run_policy gridengine policy=gridengine "$(printf '%s\n' \
     'schedule_interval 0:0:15' 'weight_urgency 1' 'weight_ticket 0' 'weight_priority 0.1' \
