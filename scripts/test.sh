@@ -173,7 +173,7 @@ cluster_est() {
 	test-crash.sh) echo 400 ;;
 	test-moab.sh) echo 320 ;;
 	test-dbd.sh) echo 570 ;;
-	test-metrics.sh) echo 560 ;;
+	test-metrics.sh) echo 760 ;;
 	test-load.sh) echo 300 ;;
 	*) echo 140 ;;
 	esac

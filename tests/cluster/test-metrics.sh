@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/cluster/test-metrics.sh -- cluster test of `prism metrics` (issue
 # 33): one private loopback cluster after the other (cluster-start.sh),
-# under PriorityParameters policy=multifactor (none), policy=moab and
+# under PriorityParameters policy=multifactor (none; Fair Tree, then
+# classic fair-share: PriorityFlags=NO_FAIR_TREE), policy=moab and
 # policy=gridengine. In each, every node is filled with an exclusive long
 # job, pending jobs are submitted (users daemon, bin, games; partitions
 # low, high and both; one held), and after a pass that saw them:
@@ -263,15 +264,17 @@ PROM
     stop_started prism-listen
 }
 
-# run_policy NAME PARAMS POLICYTEXT FIRSTTERM -- the checks under one
-# policy (PARAMS: PriorityParameters without config=; empty: none)
+# run_policy NAME PARAMS POLICYTEXT FIRSTTERM [CONF] -- the checks under
+# one policy (PARAMS: PriorityParameters without config=; empty: none;
+# CONF: more slurm.conf lines); NAME is the policy, or POLICY-VARIANT
 run_policy() {
-    local name=$1 params=$2 text=$3 term=$4 extra=""
+    local name=$1 params=$2 text=$3 term=$4 extra=${5:-}
     D=$TOPDIR/$name
     mkdir -p "$D"
     if [[ -n $params ]]; then
         printf '%s\n' "$text" >"$D/prism.conf"
-        extra="PriorityParameters=$params,config=$D/prism.conf"
+        extra="PriorityParameters=$params,config=$D/prism.conf${extra:+
+$extra}"
     fi
     export PRISM_SLURM_CONF_EXTRA=$extra
     log "starting cluster in $D ($name)"
@@ -321,7 +324,7 @@ run_policy() {
     # (b) prism_info
     local release want
     release=$(scontrol show config | awk -F' = ' '/^SLURM_VERSION/ { print $2 }')
-    want="prism_info{version=\"$("$CLI" --version | awk '{ print $2 }')\",slurm=\"$release\",policy=\"$name\"} 1"
+    want="prism_info{version=\"$("$CLI" --version | awk '{ print $2 }')\",slurm=\"$release\",policy=\"${name%%-*}\"} 1"
     rc=0
     grep -qxF "$want" "$D/a.prom" || rc=1
     check "($name b) prism_info names the policy and the release" $rc "$want"
@@ -433,6 +436,10 @@ run_policy() {
 }
 
 run_policy multifactor "" "" age
+# classic fair-share: sshare's FairShare of every association is
+# 2^(-UE/S), and a user's UE, which the controller leaves unset until
+# sshare asks, is worked out by prism metrics from the records
+run_policy multifactor-classic "" "" age "PriorityFlags=NO_FAIR_TREE"
 run_policy moab policy=moab "$(printf '%s\n' \
     'QUEUETIMEWEIGHT 1' 'XFACTORWEIGHT 1000' 'USERWEIGHT 100' \
     'FSPOLICY DEDICATEDPS' 'FSWEIGHT 1' 'FSUSERWEIGHT 100' \
