@@ -26,6 +26,8 @@ packages=(
 	# Slurm 22.05 as Debian 12 ships it
 	slurmctld slurmd slurmdbd slurm-client libslurm-dev
 	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin
+	# prism metrics --listen (HTTP); promtool and prometheus for its tests
+	libmicrohttpd-dev prometheus
 	# the cluster test
 	munge mariadb-server mariadb-client procps
 	# tests/cluster/check-explain-mf.py

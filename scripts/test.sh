@@ -174,6 +174,7 @@ cluster_est() {
 	test-moab.sh) echo 320 ;;
 	test-dbd.sh) echo 570 ;;
 	test-takeover.sh) echo 480 ;;
+	test-metrics.sh) echo 760 ;;
 	test-load.sh) echo 300 ;;
 	*) echo 140 ;;
 	esac

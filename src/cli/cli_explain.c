@@ -735,6 +735,29 @@ extern int cli_explain_moab(const cli_records_t *r, const char *path,
 	return rc;
 }
 
+extern int cli_records_load(cli_records_t *r, bool assocs,
+			    const cli_policy_t **entry, char *path,
+			    size_t size)
+{
+	int rc = _load_conf(r);
+
+	if (!rc)
+		rc = _policy(r, entry, path, size);
+	if (!rc)
+		rc = _load_records(r, NULL, 0);
+	if (!rc && assocs)
+		rc = _load_assocs(r);
+	return rc;
+}
+
+extern void cli_records_free(cli_records_t *r)
+{
+	_records_free(r);
+	if (r->slurm_inited)
+		slurm_fini();
+	*r = (cli_records_t) { .conf = NULL };
+}
+
 extern int cli_explain(int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -4,7 +4,8 @@
  *  ranks pending jobs.
  *  This file holds the usage text and picks the subcommand; the
  *  subcommands live in cli_check.c (check; cli_summary.c prints what a
- *  policy does), cli_convert.c (convert) and cli_explain.c.
+ *  policy does), cli_convert.c (convert), cli_explain.c and
+ *  cli_metrics.c (metrics).
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_metrics.h"
 #include "cli_release.h"
 #include "prism_cli.h"
 
@@ -120,6 +122,24 @@ static const char usage_text[] =
 	"      place of the one in force. An unknown setting, a bad value or an\n"
 	"      unreadable file is an error (exit 1).\n"
 	"\n"
+	"  metrics [--users all|pending|none] [--listen ADDR:PORT]\n"
+	"      Print the Prometheus text exposition format (0.0.4) for\n"
+	"      node_exporter's textfile collector, under any policy:\n"
+	"      prism_info; the plugin's last pass from priority_prism_pass in\n"
+	"      StateSaveLocation (read access needed: run it as SlurmUser or\n"
+	"      root); pending jobs per partition and account; per partition\n"
+	"      the lowest, highest and mean priority and the mean of each of\n"
+	"      sprio's terms (named for the policy's components); per\n"
+	"      association sshare's FairShare, LevelFS, NormShares, RawUsage\n"
+	"      and EffectvUsage, and under Fair Tree each user's rank. No\n"
+	"      series per job. --users pending: user associations only with a\n"
+	"      pending job; none: accounts only (default all). No controller,\n"
+	"      or no pass figures: one line on stderr, exit 1. --listen\n"
+	"      ADDR:PORT (numeric: 127.0.0.1:9100, [::1]:9100) serves the same\n"
+	"      at GET /metrics over HTTP, read afresh at each scrape, until\n"
+	"      SIGINT or SIGTERM; a scrape that cannot be made is HTTP 503 with\n"
+	"      the reason, an address that cannot be bound exit 1.\n"
+	"\n"
 	"  help\n"
 	"      Print this text.\n"
 	"\n"
@@ -134,7 +154,8 @@ static const char usage_text[] =
 	"  SLURM_CONF      the slurm.conf check reads without --slurm-conf (unset\n"
 	"                  or empty: /etc/slurm/slurm.conf), and through which\n"
 	"                  explain, compare and whatif find the controller (one\n"
-	"                  that names no file, or is empty, is an error at once);\n"
+	"                  that names no file, or is empty, is an error at once),\n"
+	"                  and metrics finds it the same way;\n"
 	"                  convert reads none\n"
 	"  POSIXLY_CORRECT when set, a subcommand's options end at its first\n"
 	"                  other argument (getopt_long(3)); -h, --help still\n"
@@ -206,6 +227,7 @@ static int _run(int argc, char **argv)
 		{ "explain", cli_explain },
 		{ "compare", cli_compare },
 		{ "whatif", cli_whatif },
+		{ "metrics", cli_metrics },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

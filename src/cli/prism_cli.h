@@ -204,6 +204,21 @@ extern int cli_whatif_multifactor(const cli_records_t *r, const char *path,
 				  char *const *set, int nset, const char *cand,
 				  prism_whatif_job_t **out, uint32_t *cnt);
 
+/*
+ * Load what the controller reports into 'r' (zeroed by the caller): its
+ * configuration, the policy in force (*entry, its file's path into
+ * 'path' of 'size' bytes), every job and sprio row, the partitions and,
+ * with 'assocs', the associations and QOS with their usage. Returns
+ * CLI_OK, or CLI_ERROR after one line on stderr (no controller, a bad
+ * PriorityParameters, not priority/prism). Free with cli_records_free()
+ * either way.
+ */
+extern int cli_records_load(cli_records_t *r, bool assocs,
+			    const cli_policy_t **entry, char *path,
+			    size_t size);
+/* Free what cli_records_load() loaded and close Slurm's API. */
+extern void cli_records_free(cli_records_t *r);
+
 extern int cli_check(int argc, char **argv);
 extern int cli_convert(int argc, char **argv);
 extern int cli_explain(int argc, char **argv);

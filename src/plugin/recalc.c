@@ -3,7 +3,9 @@
  *  resets usage when due, decays usage, charges running jobs, updates
  *  fair-share over the association tree, has the policy in force
  *  recompute the priority of every job that needs it, and saves the
- *  usage snapshot and Prism's state.
+ *  usage snapshot and Prism's state. After every pass it leaves the
+ *  pass's figures (prism_passinfo.h) in StateSaveLocation for `prism
+ *  metrics`.
  *
  *  The steps and their order follow Slurm's multifactor plugin, so the
  *  usage and priorities agree with it pass for pass. A policy that
@@ -25,6 +27,7 @@
 #include "fs_tree.h"
 #include "hold.h"
 #include "policy.h"
+#include "prism_passinfo.h"
 #include "recalc.h"
 #include "state_file.h"
 #include "usage_slurm.h"
@@ -40,6 +43,10 @@ static bool stopping;
 static prism_state_t state;
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The pass figures' counters: the recalculation thread's only. */
+static time_t plugin_start;
+static int64_t passes;
+
 typedef struct {
 	prism_pass_t p;		/* what the policy's hooks see */
 	prism_policy_inst_t *inst;	/* the policy of this pass */
@@ -47,6 +54,9 @@ typedef struct {
 	bool with_dbd;		/* usage is only kept with slurmdbd */
 	uint32_t changed;
 	uint32_t slices;
+	uint32_t computed;	/* jobs whose priority was computed */
+	uint32_t charged;	/* running jobs charged */
+	int64_t hold_max_usec;	/* longest job write lock hold */
 } pass_t;
 
 /*
@@ -102,9 +112,11 @@ static bool _charge(job_record_t *job_ptr, pass_t *pass)
 	if (((pass->p.conf.flags & PRISM_F_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
-	    job_ptr->assoc_ptr)
+	    job_ptr->assoc_ptr) {
+		pass->charged++;
 		return prism_usage_charge_job_locked(job_ptr, pass->p.last,
 						     pass->p.now, false);
+	}
 	return true;
 }
 
@@ -114,6 +126,7 @@ static void _set_priority(job_record_t *job_ptr, pass_t *pass)
 {
 	if (!pass->in_force || !_needs_priority(job_ptr, pass))
 		return;
+	pass->computed++;
 	if (prism_policy_compute(pass->inst, job_ptr, &pass->p))
 		pass->changed++;
 }
@@ -172,6 +185,15 @@ static int64_t _usec_since(const struct timespec *t0)
 static bool _slice_done(const struct timespec *t0, uint32_t n, uint32_t every)
 {
 	return !(n % every) && _usec_since(t0) >= PRISM_SLICE_USEC;
+}
+
+/* A slice that took the job lock at 't0' lets it go: keep the longest. */
+static void _hold_done(const struct timespec *t0, pass_t *pass)
+{
+	int64_t usec = _usec_since(t0);
+
+	if (usec > pass->hold_max_usec)
+		pass->hold_max_usec = usec;
 }
 
 /*
@@ -285,6 +307,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 			list_iterator_destroy(itr);
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
+		_hold_done(&t0, pass);
 		unlock_slurmctld(job_write_lock);
 		pass->slices++;
 		if (!ahead.end)
@@ -320,6 +343,7 @@ static void _walk_results(uint32_t n, pass_t *pass)
 		prism_policy_slice_end();
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
+		_hold_done(&t0, pass);
 		unlock_slurmctld(job_write_lock);
 		pass->slices++;
 		if (!in_force)
@@ -347,8 +371,43 @@ static void _after_fs_step(pass_t *pass, bool began)
 	if (!began)
 		return;
 	n = prism_policy_batch(pass->inst, &pass->p);
+	pass->computed += n;
 	if (n)
 		_walk_results(n, pass);
+}
+
+/*
+ * Save the figures of the pass that started at 't0' (monotonic), whose
+ * usage snapshot took 'save_usec' (-1: none saved), as
+ * StateSaveLocation/PRISM_PASSINFO_NAME, for `prism metrics`. Only this
+ * thread writes the file: no state-file lock. A failed save is logged
+ * (and counted) by state_file.c.
+ */
+static void _save_figures(const pass_t *pass, const struct timespec *t0,
+			  int64_t save_usec)
+{
+	prism_passinfo_t pi = {
+		.plugin_start = plugin_start,
+		.pass_start = pass->p.now,
+		.pass_end = time(NULL),
+		.duration_usec = _usec_since(t0),
+		.jobs_computed = pass->computed,
+		.jobs_charged = pass->charged,
+		.lock_hold_max_usec = pass->hold_max_usec,
+		.usage_save_usec = save_usec,
+		.passes = passes,
+		.save_errors = (int64_t) prism_state_file_failures(),
+	};
+	prism_error_t err = { "" };
+	char buf[1024];
+	int len = prism_passinfo_format(&pi, buf, sizeof(buf), &err);
+
+	if (len < 0) {
+		error("%s: cannot format the pass figures: %s",
+		      PRISM_PLUGIN_TYPE, err.text);
+		return;
+	}
+	(void) prism_state_file_write_own(PRISM_PASSINFO_NAME, buf, len);
 }
 
 /* Recalculate every job now (one pass). */
@@ -360,7 +419,11 @@ static void _pass(void)
 			.with_dbd = slurm_with_slurmdbd() };
 	prism_state_t next = state;
 	bool after_fs, began, save_usage;
+	struct timespec t0, save_t0;
+	int64_t save_usec = -1;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	passes++;
 	prism_conf_get(&pass.p.conf);
 	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
 	pass.inst = prism_policy_get();
@@ -411,8 +474,17 @@ static void _pass(void)
 	 * within one pass; it is written before the state file (see
 	 * usage_snap.c on the order).
 	 */
-	if (save_usage)
+	if (save_usage) {
+		clock_gettime(CLOCK_MONOTONIC, &save_t0);
 		prism_usage_snap_save(&next);
+		save_usec = _usec_since(&save_t0);
+	}
+	/*
+	 * The figures before the state file: a reader that saw this pass's
+	 * state saved (the harness's end of a pass) finds them; the state
+	 * file's own small write is not in the duration.
+	 */
+	_save_figures(&pass, &t0, save_usec);
 	(void) prism_state_save(&next);
 }
 
@@ -443,6 +515,8 @@ extern int prism_recalc_init(void)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 
+	plugin_start = time(NULL);
+	passes = 0;
 	if ((prism_state_load(&state) != SLURM_SUCCESS) ||
 	    (prism_usage_snap_load(&state) != SLURM_SUCCESS))
 		return SLURM_ERROR;

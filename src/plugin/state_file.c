@@ -78,6 +78,8 @@ static struct {
 	unsigned count;		/* saves failed since the first */
 } failing[FAILING_MAX];
 static pthread_mutex_t failing_lock = PTHREAD_MUTEX_INITIALIZER;
+/* every failed save since the plugin started (the pass figures' count) */
+static uint64_t failed_saves;
 
 /* Log a failed save of 'name' (what: the step and errno's words). */
 static void _save_failed(const char *name, const char *what)
@@ -85,6 +87,7 @@ static void _save_failed(const char *name, const char *what)
 	int i, free_slot = -1;
 
 	slurm_mutex_lock(&failing_lock);
+	failed_saves++;
 	for (i = 0; i < FAILING_MAX; i++) {
 		if (failing[i].name[0] && !xstrcmp(failing[i].name, name))
 			break;
@@ -185,6 +188,16 @@ extern int prism_state_file_write_own(const char *name, const char *buf,
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return SLURM_SUCCESS;
 	return _replace_file(name, buf, len);
+}
+
+extern uint64_t prism_state_file_failures(void)
+{
+	uint64_t n;
+
+	slurm_mutex_lock(&failing_lock);
+	n = failed_saves;
+	slurm_mutex_unlock(&failing_lock);
+	return n;
 }
 
 extern bool prism_state_file_read(const char *name, char **buf, size_t *len)

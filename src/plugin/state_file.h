@@ -43,6 +43,10 @@ extern int prism_state_file_write(const char *name, const char *buf,
 extern int prism_state_file_write_own(const char *name, const char *buf,
 				      size_t len);
 
+/* The number of saves (of any file above) that failed since the plugin
+ * was loaded. Thread-safe. */
+extern uint64_t prism_state_file_failures(void);
+
 /*
  * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf
  * (xfree()) of *len bytes. False when it does not exist or cannot be

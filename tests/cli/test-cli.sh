@@ -148,6 +148,18 @@ compare|compare: needs two different job ids
 compare 12|compare: needs two different job ids
 compare 12 12|compare: needs two different job ids
 compare 1 2 3|compare: needs two different job ids
+metrics --users x|metrics: --users takes all, pending or none, not 'x'
+metrics --users|metrics: --users needs a value
+metrics --listen|metrics: --listen needs a value
+metrics extra|metrics: unexpected argument 'extra'
+metrics --frob|metrics: unknown option '--frob'
+metrics --listen 127.0.0.1|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not '127.0.0.1'
+metrics --listen localhost:9100|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not 'localhost:9100'
+metrics --listen :9100|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not ':9100'
+metrics --listen 127.0.0.1:0|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not '127.0.0.1:0'
+metrics --listen 127.0.0.1:65536|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not '127.0.0.1:65536'
+metrics --listen [::1]9100|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not '[::1]9100'
+metrics --listen ::1:9100|metrics: --listen takes ADDR:PORT with a numeric address (127.0.0.1:9100, [::1]:9100), not '::1:9100'
 compare abc 2|compare: 'abc' is not a job id
 compare --frob 1 2|compare: unknown option '--frob'
 whatif|whatif: give SETTING=VALUE... (policy=multifactor) or --policy-file FILE

@@ -131,6 +131,13 @@ for dir in "$formats"/*/; do
 		[ "$(cat "$tmp/old.out.rc")" = 0 ] || bad="$bad; the pass on format $f's files failed"
 		cmp -s "$tmp/own.out" "$tmp/old.out" || bad="$bad; the reports differ"
 		for x in "$tmp/own"/*; do
+			# the pass figures hold the pass's measured times (its
+			# duration, lock holds): there in both, never equal
+			if [ "$(basename "$x")" = priority_prism_pass ]; then
+				[ -s "$tmp/from-old/priority_prism_pass" ] ||
+					bad="$bad; no pass figures after the pass"
+				continue
+			fi
 			cmp -s "$x" "$tmp/from-old/$(basename "$x")" ||
 				bad="$bad; $(basename "$x") differs after the pass"
 		done

@@ -14,6 +14,7 @@ extern Suite *saved_policy_suite(void);
 extern Suite *format_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
+extern Suite *passinfo_suite(void);
 extern Suite *usnap_suite(void);
 extern Suite *usage_suite(void);
 extern Suite *tres_suite(void);
