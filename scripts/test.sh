@@ -175,6 +175,7 @@ cluster_est() {
 	test-dbd.sh) echo 570 ;;
 	test-takeover.sh) echo 480 ;;
 	test-metrics.sh) echo 760 ;;
+	test-diskfull.sh) echo 420 ;;
 	test-load.sh) echo 300 ;;
 	*) echo 140 ;;
 	esac

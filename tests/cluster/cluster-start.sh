@@ -35,6 +35,9 @@
 #                           backup; only the primary is started (the test
 #                           starts the backup: start_slurmctld DIR "" 2 in
 #                           lib.sh, which says how each runs as its host)
+#   PRISM_STATE_TMPFS_KB    StateSaveLocation on a tmpfs of this many KiB
+#                           (in the test's own mount namespace; unmounted
+#                           by cluster-stop.sh)
 #   PRISM_KEEP_ON_FAIL      if non-empty, do not stop the daemons when start
 #                           fails (for debugging; run cluster-stop.sh later)
 #
@@ -139,6 +142,19 @@ mkdir -p "$DIR"/{etc,log,pids,run,state,spool,out,tmp} \
 chmod 755 "$DIR"/{etc,log,pids,run,spool,munge,mysql}
 chmod 700 "$DIR/state"
 chmod 1777 "$DIR/out" "$DIR/tmp"
+# PRISM_STATE_TMPFS_KB: StateSaveLocation on a tmpfs of that size (a disk
+# that can fill up), only in a mount namespace that shares no mount
+# (isolate.sh's, the Debian roots'): it vanishes with it, and
+# cluster-stop.sh unmounts it
+if [[ -n ${PRISM_STATE_TMPFS_KB:-} ]]; then
+    [[ $PRISM_STATE_TMPFS_KB =~ ^[1-9][0-9]*$ ]] ||
+        die "PRISM_STATE_TMPFS_KB must be a positive integer"
+    ! grep -q ' shared:' /proc/self/mountinfo ||
+        die "PRISM_STATE_TMPFS_KB: this mount namespace shares its mounts (run the test through tests/cluster/isolate.sh)"
+    mount -t tmpfs -o "size=${PRISM_STATE_TMPFS_KB}k,mode=700" prism-state "$DIR/state" ||
+        die "cannot mount a tmpfs on $DIR/state"
+    : >"$DIR/state-tmpfs"
+fi
 
 # Client commands run by other users (sbatch as daemon, ...) read PluginDir
 # too, and a build tree may sit below a private directory (mktemp -d is

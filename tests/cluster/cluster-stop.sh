@@ -103,6 +103,12 @@ stop_recorded "$DIR" slurmdbd 30 || rc=1
 stop_recorded "$DIR" mariadbd 60 || rc=1
 stop_recorded "$DIR" munged 20 || rc=1
 
+# the tmpfs cluster-start.sh mounted for StateSaveLocation, once no
+# daemon of the cluster is left to use it
+if [[ -e $DIR/state-tmpfs ]] && mountpoint -q "$DIR/state"; then
+    umount "$DIR/state" || { log "WARNING: cannot unmount $DIR/state"; rc=1; }
+fi
+
 # 4. Final check.
 for f in "$DIR"/pids/*.pid; do
     name=$(basename "$f" .pid)
