@@ -418,6 +418,23 @@ spool_strays() {
     return 0
 }
 
+# fill_nodes -- a whole-node job on every node of partition low that runs
+# for the rest of the test (-J fill, sleep 3000): user root's on all but
+# the last node, games's on the last, so that both are charged at every
+# pass (root 8 CPUs a node, games 8); waits until all run. Needs DIR/out.
+fill_nodes() {
+    local nodes i user
+    mapfile -t nodes < <(sinfo -h -N -p low -o '%N' | sort -u)
+    for ((i = 0; i < ${#nodes[@]}; i++)); do
+        user=root
+        ((i == ${#nodes[@]} - 1)) && user=games
+        submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive -J fill \
+            -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
+    done
+    wait_for "$LIMIT_SCHED" "fill jobs running" _fills_running "${#nodes[@]}"
+}
+_fills_running() { (($(squeue -h -t R -n fill | wc -l) == $1)); }
+
 # ctld_up -- the slurmctld of $SLURM_CONF answers a ping.
 ctld_up() {
     scontrol ping 2>/dev/null | grep -q 'is UP'

@@ -96,15 +96,7 @@ PLUGIN_TAG=priority/prism
 STATE=$DIR/state
 PERIOD=60
 
-nodes=($(sinfo -h -N -p low -o '%N' | sort -u))
-for ((i = 0; i < ${#nodes[@]}; i++)); do
-    user=root
-    ((i == ${#nodes[@]} - 1)) && user=games
-    submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive -J fill \
-        -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
-done
-fills_running() { (($(squeue -h -t R -n fill | wc -l) == ${#nodes[@]})); }
-wait_for "$LIMIT_SCHED" "fill jobs running" fills_running || die "fill jobs did not start"
+fill_nodes || die "fill jobs did not start"
 "$DIR/submit-many" "$N_JOBS" low "$DIR/out" >/dev/null || die "cannot queue $N_JOBS jobs"
 
 mtime() { stat -c %.3Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }

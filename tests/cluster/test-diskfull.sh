@@ -96,15 +96,7 @@ prism_files() {
 # ---------------------------------------------------------------- jobs
 mkdir -p "$DIR/out"
 chmod 1777 "$DIR/out"
-mapfile -t nodes < <(sinfo -h -N -p low -o '%N' | sort -u)
-for ((i = 0; i < ${#nodes[@]}; i++)); do
-    user=root
-    ((i == ${#nodes[@]} - 1)) && user=games
-    submit_as "$user" -p low -w "${nodes[i]}" -N 1 --exclusive -J fill \
-        -o /dev/null --chdir="$DIR/out" -t 60 --wrap 'sleep 3000' >/dev/null
-done
-fills_running() { (($(squeue -h -t R -n fill | wc -l) == ${#nodes[@]})); }
-wait_for "$LIMIT_SCHED" "fill jobs running" fills_running || die "fill jobs did not start"
+fill_nodes || die "fill jobs did not start"
 for ((i = 0; i < 3; i++)); do
     submit_as daemon -A physics -p low -N 1 -o /dev/null --chdir="$DIR/out" \
         -t 10 -J wait --wrap 'sleep 60' >/dev/null

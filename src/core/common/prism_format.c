@@ -4,7 +4,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prism_format.h"
@@ -47,4 +49,41 @@ bad:
 	prism_error_set(err, "not a %s (its first line is not \"%s N\")",
 			what, kind);
 	return -1;
+}
+
+extern int prism_format_read_field(const char *buf, size_t len, size_t *pos,
+				   const char *name, int base, int64_t *value,
+				   prism_error_t *err)
+{
+	size_t n = strlen(name);
+	const char *line = buf + *pos;
+	const char *nl = memchr(line, '\n', len - *pos);
+	char num[32], *end;
+	size_t vlen;
+
+	if (!nl) {
+		prism_error_set(err, "truncated before '%s'", name);
+		return -1;
+	}
+	if ((size_t) (nl - line) <= n + 1 || strncmp(line, name, n) ||
+	    line[n] != ' ') {
+		prism_error_set(err, "expected '%s' on line '%.*s'", name,
+				(int) (nl - line), line);
+		return -1;
+	}
+	vlen = nl - (line + n + 1);
+	if (vlen >= sizeof(num)) {
+		prism_error_set(err, "value of '%s' is too long", name);
+		return -1;
+	}
+	memcpy(num, line + n + 1, vlen);
+	num[vlen] = '\0';
+	errno = 0;
+	*value = strtoll(num, &end, base);
+	if (errno || end == num || *end) {
+		prism_error_set(err, "bad value '%s' for '%s'", num, name);
+		return -1;
+	}
+	*pos = nl + 1 - buf;
+	return 0;
 }

@@ -45,4 +45,14 @@ extern int prism_format_first_line(const char *buf, size_t len,
 				   const char *kind, const char *what,
 				   int64_t *out, prism_error_t *err);
 
+/*
+ * Read the line "NAME VALUE\n" at *pos of the text 'buf' ('len' bytes):
+ * VALUE (in 'base', as strtoll) into *value, and *pos past the line.
+ * Returns 0, or -1 with err set (truncated text, another name, a value
+ * that is not a whole number). The line format of Prism's text files.
+ */
+extern int prism_format_read_field(const char *buf, size_t len, size_t *pos,
+				   const char *name, int base, int64_t *value,
+				   prism_error_t *err);
+
 #endif /* PRISM_FORMAT_H */

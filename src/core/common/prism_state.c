@@ -54,46 +54,6 @@ too_small:
 	return -1;
 }
 
-/*
- * Read "NAME VALUE\n" at *pos into *value. Returns 0, or -1 with err set.
- */
-static int _read_field(const char *buf, size_t len, size_t *pos,
-		       const char *name, int base, int64_t *value,
-		       prism_error_t *err)
-{
-	size_t n = strlen(name);
-	const char *line = buf + *pos;
-	const char *nl = memchr(line, '\n', len - *pos);
-	char num[32], *end;
-	size_t vlen;
-
-	if (!nl) {
-		prism_error_set(err, "truncated before '%s'", name);
-		return -1;
-	}
-	if ((size_t) (nl - line) <= n + 1 || strncmp(line, name, n) ||
-	    line[n] != ' ') {
-		prism_error_set(err, "expected '%s' on line '%.*s'", name,
-				(int) (nl - line), line);
-		return -1;
-	}
-	vlen = nl - (line + n + 1);
-	if (vlen >= sizeof(num)) {
-		prism_error_set(err, "value of '%s' is too long", name);
-		return -1;
-	}
-	memcpy(num, line + n + 1, vlen);
-	num[vlen] = '\0';
-	errno = 0;
-	*value = strtoll(num, &end, base);
-	if (errno || end == num || *end) {
-		prism_error_set(err, "bad value '%s' for '%s'", num, name);
-		return -1;
-	}
-	*pos = nl + 1 - buf;
-	return 0;
-}
-
 extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
 			     prism_error_t *err)
 {
@@ -104,16 +64,16 @@ extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
 		prism_error_set(err, "empty state");
 		return -1;
 	}
-	if (_read_field(buf, len, &pos, "prism-state", 10, &version, err))
+	if (prism_format_read_field(buf, len, &pos, "prism-state", 10, &version, err))
 		return -1;
 	if (prism_format_check("state", version, PRISM_STATE_VERSION,
 			       PRISM_STATE_VERSION, err))
 		return version > PRISM_STATE_VERSION ? PRISM_FORMAT_NEWER : -1;
-	if (_read_field(buf, len, &pos, "last_recalc", 10, &recalc, err) ||
-	    _read_field(buf, len, &pos, "last_reset", 10, &reset, err))
+	if (prism_format_read_field(buf, len, &pos, "last_recalc", 10, &recalc, err) ||
+	    prism_format_read_field(buf, len, &pos, "last_reset", 10, &reset, err))
 		return -1;
 	body = pos;
-	if (_read_field(buf, len, &pos, "checksum", 16, &sum, err))
+	if (prism_format_read_field(buf, len, &pos, "checksum", 16, &sum, err))
 		return -1;
 	if (pos != len) {
 		prism_error_set(err, "trailing data after the checksum");
