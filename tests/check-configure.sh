@@ -19,11 +19,17 @@ cp -R "$top/build-aux" "$srcdir/"
 pass=0
 fail=0
 
+# The compiler's and the system's checks, the same in every run, come
+# from the cache of the one configure that succeeds (run first; a failed
+# configure saves no cache), so that each refusal costs a third of a full
+# configure's CPU. No check of a Slurm tree is cached (configure.ac and
+# m4/prism_slurm.m4 use no cache variable).
+cache="$tmp/config.cache"
 # expect TREE PATTERN WHAT: configure must fail naming PATTERN.
 expect() {
 	mkdir -p "$tmp/build"
 	if (cd "$tmp/build" && "$srcdir/configure" --with-slurm-source="$1" \
-		>"$tmp/out" 2>&1); then
+		--cache-file="$cache" >"$tmp/out" 2>&1); then
 		echo "FAIL: $3: configure accepted $1"
 		fail=$((fail + 1))
 	elif grep -q "configure: error: .*$2" "$tmp/out"; then
@@ -46,18 +52,6 @@ fake_tree() {
 	echo "#define SLURM_VERSION_NUMBER 0x0" >"$1/slurm/slurm_version.h"
 }
 
-expect "$tmp/none" "missing" "missing tree"
-fake_tree "$tmp/raw" ""
-expect "$tmp/raw" "not configured" "unconfigured tree"
-fake_tree "$tmp/old" "21.08.5"
-expect "$tmp/old" "Slurm 21.08.5 is older than 22.05 .*releases known to work: 22.05.8" \
-	"tree of a release older than 22.05"
-# a tree whose headers are not those of a Slurm the plugin knows: refused
-# by what it lacks, whatever its version says
-fake_tree "$tmp/new" "26.05.5"
-expect "$tmp/new" "does not compile with a priority plugin's headers.*Releases known to work" \
-	"tree without the headers a priority plugin needs"
-
 # The real tree of the build (SLURM_SOURCE), relabelled as another
 # release: a view of it with its own config.h.
 installed=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9][^ ]*\).*$/\1/p')
@@ -72,11 +66,9 @@ if [ -n "${SLURM_SOURCE:-}" ] && [ -f "$SLURM_SOURCE/config.h" ]; then
 	done
 	sed "s/^#define SLURM_VERSION_STRING .*/#define SLURM_VERSION_STRING \"$other\"/" \
 		"$SLURM_SOURCE/config.h" >"$tmp/other/config.h"
-	expect "$tmp/other" "is version $other but the installed slurmctld .* is $installed" \
-		"tree of another release than the installed slurmctld"
 	mkdir -p "$tmp/build"
 	if (cd "$tmp/build" && "$srcdir/configure" --with-slurm-source="$tmp/other" \
-		--disable-slurmctld-check >"$tmp/out" 2>&1) &&
+		--disable-slurmctld-check --cache-file="$cache" >"$tmp/out" 2>&1) &&
 		grep -q 'harness and its tests: *no' "$tmp/out"; then
 		echo "PASS: --disable-slurmctld-check builds the plugin for $other, without the harness"
 		pass=$((pass + 1))
@@ -86,10 +78,24 @@ if [ -n "${SLURM_SOURCE:-}" ] && [ -f "$SLURM_SOURCE/config.h" ]; then
 		fail=$((fail + 1))
 	fi
 	rm -rf "$tmp/build"
+	expect "$tmp/other" "is version $other but the installed slurmctld .* is $installed" \
+		"tree of another release than the installed slurmctld"
 else
 	echo "FAIL: SLURM_SOURCE is not a configured tree (run through make check)"
 	fail=$((fail + 1))
 fi
+
+expect "$tmp/none" "missing" "missing tree"
+fake_tree "$tmp/raw" ""
+expect "$tmp/raw" "not configured" "unconfigured tree"
+fake_tree "$tmp/old" "21.08.5"
+expect "$tmp/old" "Slurm 21.08.5 is older than 22.05 .*releases known to work: 22.05.8" \
+	"tree of a release older than 22.05"
+# a tree whose headers are not those of a Slurm the plugin knows: refused
+# by what it lacks, whatever its version says
+fake_tree "$tmp/new" "26.05.5"
+expect "$tmp/new" "does not compile with a priority plugin's headers.*Releases known to work" \
+	"tree without the headers a priority plugin needs"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
