@@ -353,7 +353,7 @@ wait_pass() {
     local refsig t_call t_old=
     refsig=$(usage_sig "$ref")
     while ((SECONDS - start < timeout)); do
-        sleep_polling 0.5
+        sleep_polling "$(poll_interval "$start")"
         t_call=$(now)
         cur=$(sshare_snap) || continue
         [[ -n $cur ]] || continue
