@@ -26,8 +26,9 @@ packages=(
 	# Slurm 22.05 as Debian 12 ships it
 	slurmctld slurmd slurmdbd slurm-client libslurm-dev
 	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin
-	# prism metrics --listen (HTTP); promtool and prometheus for its tests
-	libmicrohttpd-dev prometheus
+	# prism metrics --listen (HTTP); promtool, prometheus and node_exporter
+	# (textfile collector) for its tests; systemd-analyze for its units
+	libmicrohttpd-dev prometheus prometheus-node-exporter systemd
 	# the cluster test
 	munge mariadb-server mariadb-client procps
 	# tests/cluster/check-explain-mf.py

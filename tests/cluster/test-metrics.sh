@@ -23,10 +23,14 @@
 #       jobs' user has usage, daemon (only waiting) none
 #   (g) a StateSaveLocation without the pass file: one line on stderr
 #       naming it, nothing on stdout, exit 1
-#   (i)-(m) `prism metrics --listen` and a real Prometheus scraping it
-#       (see prom_checks): PromQL through its HTTP API gives sshare's
-#       fair-share and squeue's counts; a 503 without the pass file; an
-#       address taken is one line and exit 1
+#   (i)-(m) `prism metrics --listen` (prism-metrics.service's command)
+#       and a real Prometheus scraping it (see prom_checks): PromQL
+#       through its HTTP API gives sshare's fair-share and squeue's
+#       counts; a 503 without the pass file; an address taken is one line
+#       and exit 1
+#   (q), (r) the Grafana dashboard's queries in that Prometheus, and
+#       prism-metrics-textfile.service's command read by node_exporter's
+#       textfile collector
 # and once, after the last cluster is stopped:
 #   (h) a controller that does not answer: one line, exit 1
 #   (n) and behind --listen: HTTP 503 with the reason
@@ -50,6 +54,9 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $(id -u) -eq 0 ]] || die "must run as root"
 command -v promtool >/dev/null || die "no promtool (apt-get install prometheus)"
 command -v prometheus >/dev/null || die "no prometheus (apt-get install prometheus)"
+command -v prometheus-node-exporter >/dev/null ||
+    die "no prometheus-node-exporter (apt-get install prometheus-node-exporter)"
+command -v python3 >/dev/null || die "no python3"
 command -v curl >/dev/null || die "no curl"
 
 TOP=$(cd "$HERE/../.." && pwd)
@@ -67,6 +74,7 @@ CUR=
 cluster_test_hook() {
     [[ -z $CUR ]] && return 0
     stop_recorded "$CUR" prometheus 20 || true
+    stop_recorded "$CUR" node-exporter 20 || true
     stop_recorded "$CUR" prism-listen 20 || true
     "$HERE/cluster-stop.sh" "$CUR" || true
 }
@@ -156,13 +164,28 @@ stop_started() { stop_recorded "$D" "$1" 20 || true; }
 #       gives sshare's FairShare for every user association
 #   (l) PromQL prism_pending_jobs gives squeue's counts
 #   (m) without the pass file, GET /metrics is a 503 whose body names it
+#   (r) prism-metrics-textfile.service's command writes prism.prom into a
+#       directory that node_exporter's textfile collector reads; Prometheus
+#       scrapes that too: prism_info 1 and the listener's associations
+#   (q) every query of the Grafana dashboard (contrib/grafana) runs in
+#       Prometheus; under Fair Tree each one has data
+# The listener is started with prism-metrics.service's command (its
+# address and path changed).
 prom_checks() {
-    local name=$1 ports lport pport rc out
-    ports=$(pick_free_ports 2) || die "no free ports"
+    local name=$1 ports lport pport nport rc out
+    ports=$(pick_free_ports 3) || die "no free ports"
     lport=$(sed -n 1p <<<"$ports")
     pport=$(sed -n 2p <<<"$ports")
+    nport=$(sed -n 3p <<<"$ports")
 
-    "$CLI" metrics --listen "127.0.0.1:$lport" >"$D/listen.out" 2>"$D/listen.err" &
+    # the listener is prism-metrics.service's command (its address this
+    # test's port, its path the build's prism)
+    local -a unit_cmd
+    read -r -a unit_cmd <<<"$(unit_exec prism-metrics.service)"
+    [[ ${unit_cmd[1]:-} == metrics && ${unit_cmd[2]:-} == --listen ]] ||
+        die "prism-metrics.service's ExecStart is not 'prism metrics --listen ...': ${unit_cmd[*]}"
+    "$CLI" "${unit_cmd[@]:1:2}" "127.0.0.1:$lport" "${unit_cmd[@]:4}" \
+        >"$D/listen.out" 2>"$D/listen.err" &
     record_pid "$D" prism-listen $!
     serving() { curl -sf --max-time 10 -o "$D/i.prom" "http://127.0.0.1:$lport/metrics"; }
     # it answers once it has bound the port and one scrape took a few RPCs
@@ -183,6 +206,19 @@ prom_checks() {
             "$(head -c 300 "$D/listen.err") ${out:-}"
     fi
 
+    # node_exporter's textfile collector reads what
+    # prism-metrics-textfile.service's command wrote
+    local tcmd trc=0
+    tcmd=$(unit_exec prism-metrics-textfile.service |
+        sed -n "s|^/bin/sh -c '\(.*\)'\$|\1|p" | sed 's/\$\$/$/g' |
+        sed "s|[^ ]*/prism metrics|$CLI metrics|")
+    mkdir -p "$D/textfile"
+    [[ -n $tcmd ]] && PRISM_TEXTFILE_DIR=$D/textfile /bin/sh -c "$tcmd" 2>"$D/textfile.err" || trc=1
+    prometheus-node-exporter --web.listen-address="127.0.0.1:$nport" \
+        --collector.disable-defaults --collector.textfile \
+        --collector.textfile.directory="$D/textfile" >"$D/node.log" 2>&1 &
+    record_pid "$D" node-exporter $!
+
     mkdir -p "$D/prom/data"
     cat >"$D/prom/prometheus.yml" <<PROM
 global:
@@ -192,6 +228,9 @@ scrape_configs:
   - job_name: prism
     static_configs:
       - targets: ['127.0.0.1:$lport']
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$nport']
 PROM
     prometheus --config.file="$D/prom/prometheus.yml" \
         --storage.tsdb.path="$D/prom/data" \
@@ -212,18 +251,18 @@ PROM
         local n=$1 q=$2 try a b
         shift 2
         for try in 1 2 3 4 5; do
-            a=$(prom_query "$pport" prism_passes_total) || return 1
+            a=$(prom_query "$pport" 'prism_passes_total{job="prism"}') || return 1
             prom_query "$pport" "$q" >"$D/$n.prom.q" || return 1
             "$@" >"$D/$n.prom.ref" 2>&1 || return 1
             sleep 2 # two scrape intervals: a scrape after the reading
-            b=$(prom_query "$pport" prism_passes_total) || return 1
+            b=$(prom_query "$pport" 'prism_passes_total{job="prism"}') || return 1
             [[ -n $a && $a == "$b" ]] && return 0
             log "a pass came between the readings ($n, try $try): again"
         done
         return 1
     }
     local diff n
-    if prom_steady k prism_assoc_fairshare sshare_users; then
+    if prom_steady k 'prism_assoc_fairshare{job="prism"}' sshare_users; then
         diff=$(join -j1 -a1 -a2 -e MISSING -o 0,1.2,2.2 \
             <(awk '{ print $1 "/" $2, $3 }' "$D/k.prom.ref" | sort) \
             <(sed -n 's/^account=\([^,]*\),user=\([^ ]\+\) \(.*\)$/\1\/\2 \3/p' "$D/k.prom.q" | sort) |
@@ -238,7 +277,7 @@ PROM
         check "($name k) PromQL prism_assoc_fairshare gives sshare's FairShare for every user association" 1 \
             "no steady reading"
     fi
-    if prom_steady l prism_pending_jobs squeue_pending; then
+    if prom_steady l 'prism_pending_jobs{job="prism"}' squeue_pending; then
         rc=0
         sed -n 's/^account=\([^,]*\),partition=\([^ ]*\) \(.*\)$/\2 \1 \3/p' "$D/l.prom.q" |
             sort | cmp -s - "$D/l.prom.ref" || rc=1
@@ -248,6 +287,40 @@ PROM
     else
         check "($name l) PromQL prism_pending_jobs gives squeue's counts" 1 "no steady reading"
     fi
+
+    # (r) the textfile form through node_exporter: the same user
+    # associations as the listener's
+    local a b
+    node_up() { [[ $(prom_query "$pport" 'up{job="node"}') == " 1" ]]; }
+    if ((trc == 0)) && wait_for "$LIMIT_RPC" "Prometheus to scrape node_exporter" node_up &&
+        a=$(prom_query "$pport" 'count(prism_assoc_fairshare{job="node",user!=""})') &&
+        b=$(prom_query "$pport" 'count(prism_assoc_fairshare{job="prism",user!=""})') &&
+        [[ -n $a && $a == "$b" ]] &&
+        [[ $(prom_query "$pport" 'prism_info{job="node"}' | awk '{ print $NF }') == 1 ]]; then
+        check "($name r) prism-metrics-textfile's command, node_exporter's textfile collector, Prometheus: prism_info 1, the listener's associations" 0 \
+            "count(prism_assoc_fairshare):${a}"
+    else
+        check "($name r) prism-metrics-textfile's command, node_exporter's textfile collector, Prometheus: prism_info 1, the listener's associations" 1 \
+            "command exit $trc: $(head -c 300 "$D/textfile.err"); node: ${a:-?}, prism: ${b:-?}; $(tail -n 2 "$D/node.log" | tr '\n' ';')"
+    fi
+
+    # (q) the dashboard's queries through Prometheus: each one is PromQL
+    # Prometheus accepts; on the first cluster (Fair Tree, every family
+    # there) each has data
+    local title expr bad='' empty=''
+    while IFS=$'\t' read -r title expr; do
+        if ! prom_query "$pport" "$expr" >"$D/q.out" 2>/dev/null; then
+            bad+="$title: $expr; "
+        elif ! [[ -s $D/q.out ]]; then
+            empty+="$title: $expr; "
+        fi
+    done < <(dashboard_queries)
+    local has=''
+    if [[ $name == multifactor ]]; then has=' and each has data'; else empty=''; fi
+    rc=0
+    [[ -z $bad$empty ]] || rc=1
+    check "($name q) every query of the Grafana dashboard runs in Prometheus$has" $rc \
+        "${bad:+refused: $bad}${empty:+no data: $empty}$(dashboard_queries | wc -l) queries"
 
     # (m) no pass file: 503 with the reason
     local pf=$D/state/priority_prism_pass code
@@ -261,7 +334,26 @@ PROM
         "HTTP $code: $(head -c 300 "$D/m.body")"
 
     stop_started prometheus
+    stop_started node-exporter
     stop_started prism-listen
+}
+
+# unit_exec UNIT -- the ExecStart command of contrib/systemd's UNIT as make
+# builds it (the build tree's, else the source's with @bindir@)
+unit_exec() {
+    local f=$TOP/contrib/systemd/$1
+    [[ -f $f ]] || f=$TOP/contrib/systemd/$1.in
+    sed -n 's/^ExecStart=//p' "$f" | tail -n 1
+}
+
+# dashboard_queries -- "TITLE<tab>EXPR" for each query of the dashboard
+dashboard_queries() {
+    python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1]))["panels"]:
+    for t in p["targets"]:
+        print(p["title"] + "\t" + t["expr"])
+' "$TOP/contrib/grafana/prism-dashboard.json"
 }
 
 # run_policy NAME PARAMS POLICYTEXT FIRSTTERM [CONF] -- the checks under
