@@ -6,9 +6,11 @@
 #
 # In an overlay of the cached SUITE-clean root (debootstrap minbase and
 # nothing else: scripts/debian-root.sh; the cached root stays clean):
-#  (a) the package's only maintainer script is a prerm that warns:
-#      installing it changes nothing that runs, removing or purging it
-#      touches no file of the site's;
+#  (a) the package's maintainer scripts are a prerm that warns and
+#      debhelper's sections for its own systemd units (prism metrics',
+#      installed disabled: they enable nothing, and start or restart only
+#      a unit the site enabled): installing it changes nothing that runs,
+#      removing or purging it touches no file of the site's;
 #  (b) apt-get install ./DEB pulls in the Slurm it was built for from the
 #      archive; /etc/slurm is the same before and after;
 #  (c) OTHER_DEB (the package built for the other Slurm) is refused beside
@@ -65,15 +67,34 @@ in_root() { # in_root [--host-net] -- CMD...: in the overlay
 		--bind "$archives:/var/cache/apt/archives" "$@"
 }
 
-# (a) no maintainer script but the prerm's warning
+# (a) no maintainer script but the prerm's warning and debhelper's
+# sections for prism metrics' units
 mkdir "$work/control"
 dpkg-deb -e "$deb" "$work/control"
-scripts=$(cd "$work/control" && ls -d preinst postinst postrm config 2>/dev/null | tr '\n' ' ')
-check "(a) no preinst, postinst, postrm or config script" \
-	"$([ -z "$scripts" ]; echo $?)" "$scripts"
+other_code='' foreign_units='' enables=0 was_enabled=0
+for s in preinst postinst postrm config prerm; do
+	f=$work/control/$s
+	[ -f "$f" ] || continue
+	# what is left out of dh_installsystemd's sections (the prerm's own
+	# text is checked below)
+	[ "$s" = prerm ] ||
+		other_code+=$(awk '/^# Automatically added by dh_installsystemd\// { sec = 1; next }
+			/^# End automatically added section/ { sec = 0; next }
+			!sec' "$f" | grep -Ev '^(#!/bin/sh|set -e|exit 0|[[:space:]]*)$' | sed "s/^/$s: /")
+	foreign_units+=$(grep -o "'[^']*\.\(service\|timer\|socket\)'" "$f" | tr -d "'" |
+		grep -v '^prism-metrics\(-textfile\)\{0,1\}\.\(service\|timer\)$' | tr '\n' ' ')
+	enables=$((enables + $(grep -c 'deb-systemd-helper enable' "$f")))
+	was_enabled=$((was_enabled + $(grep -c 'deb-systemd-helper --quiet was-enabled' "$f")))
+done
+check "(a) no maintainer script but debhelper's sections for prism metrics' own units" \
+	"$([ -z "$other_code$foreign_units" ]; echo $?)" "$other_code $foreign_units"
+check "(a) the units are installed disabled: enabled again only where the site had enabled them" \
+	"$([ "$enables" -eq "$was_enabled" ]; echo $?)" "$enables enable, $was_enabled was-enabled"
 check "(a) the prerm only warns (no command but grep and echo)" \
-	"$(grep -Ev '^[[:space:]]*(#|$|set -e$|case |remove\)|;;|esac|exit 0|conf=|if \[|then|fi$|echo |"set priority|grep -Eiq)' \
-		"$work/control/prerm" | grep -q .; [ $? -ne 0 ]; echo $?)"
+	"$(awk '/^# Automatically added by dh_installsystemd\// { sec = 1; next }
+		/^# End automatically added section/ { sec = 0; next } !sec' "$work/control/prerm" |
+		grep -Ev '^[[:space:]]*(#|$|set -e$|case |remove\)|;;|esac|exit 0|conf=|if \[|then|fi$|echo |"set priority|grep -Eiq)' |
+		grep -q .; [ $? -ne 0 ]; echo $?)"
 
 # (b) install as an administrator would
 in_root --host-net -- bash /prism-test/in-root.sh install \
