@@ -215,11 +215,26 @@ check "(c) CRED and FS columns as the formulas give" "${#bad[@]}" \
 accrue_of() {
     date -d "$(scontrol show job "$1" | sed -n 's/.*AccrueTime=\([^ ]*\).*/\1/p')" +%s
 }
+# at_pass CMD... -- CMD's output, read with no pass saved while it ran:
+# sets PASS_T to the state file's mtime then (checks (a)-(c) may take
+# past the next pass on a busy machine, or wait for one)
+at_pass() {
+    local m1 out try
+    for try in 1 2 3; do
+        m1=$(state_mtime)
+        out=$("$@")
+        PASS_T=$(state_mtime)
+        [[ $m1 == "$PASS_T" ]] && break
+        log "a pass came while reading ($*, try $try): again" >&2
+    done
+    printf '%s\n' "$out"
+}
 bad=()
 for j in "${PENDING[@]}"; do
     a=$(accrue_of "$j")
     lim=$(squeue -h -j "$j" -o '%l' | awk -F: '{ if (NF == 3) print ($1 * 60 + $2) * 60 + $3; else print $1 * 60 + $2 }')
-    got=$(col "$j" 3)
+    at_pass col "$j" 3 >"$DIR/col.out"
+    got=$(<"$DIR/col.out")
     # the pass ran within the last minute before the state file's mtime
     ok=$(awk -v a="$a" -v t="$PASS_T" -v l="$lim" -v w="${QTW[$j]:-1}" -v g="$got" 'BEGIN {
         for (s = t - 65; s <= t; s++) {
@@ -244,8 +259,12 @@ check "(e) sprio columns add up to the priority" "${#bad[@]}" "${bad[*]:-}"
 
 # (f) order: priority = CRED + FS + SERV (+ offset), recomputed from the
 # columns' own inputs at the pass; here: the predicted order of the jobs
-order_actual=$(for j in "${PENDING[@]}"; do echo "$(prio_of "$j") $j"; done |
-    sort -rn | awk '{print $2}' | tr '\n' ' ')
+queue_order() {
+    for j in "${PENDING[@]}"; do echo "$(prio_of "$j") $j"; done |
+        sort -rn | awk '{print $2}' | tr '\n' ' '
+}
+at_pass queue_order >"$DIR/order.out"
+order_actual=$(<"$DIR/order.out")
 order_pred=$(for j in "${PENDING[@]}"; do
     a=$(accrue_of "$j")
     lim=$(squeue -h -j "$j" -o '%l' | awk -F: '{ if (NF == 3) print ($1 * 60 + $2) * 60 + $3; else print $1 * 60 + $2 }')
