@@ -211,13 +211,20 @@ wait_pass() {
     wait_for "$(limit_passes 2)" "a pass ($1)" _replaced
 }
 
-# measure KIND -- the client threads for PASSES passes of KIND
+# measure KIND -- the client threads for PASSES passes of KIND (or until
+# the client gives up: 3 minutes a pass and 2 more; the report says how
+# many passes it saw); NOTES gets the machine's load average around it:
+# the figures mean little on a machine busy with something else
+NOTES=
 measure() {
-    local kind=$1
+    local kind=$1 load0 seen
     log "measuring $kind: $PASSES passes, submit and read-one $RATE/s, a listing every ${LIST_EVERY}s"
+    load0=$(cut -d' ' -f1-3 /proc/loadavg)
     "$DIR/ctld-latency" measure "$kind" "$STATE" "$PASSES" "$RATE" "$LIST_EVERY" \
         "$UID0" "$USERS" "$GID0" "$DIR/out" "$DIR/$kind.calls" "$DIR/$kind.passes" ||
-        die "measuring $kind failed"
+        log "WARNING: $kind: the client did not see $PASSES passes in time"
+    seen=$(wc -l <"$DIR/$kind.passes")
+    NOTES+="$kind: $seen of $PASSES passes seen; load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after. "
 }
 
 # ---------------------------------------------------------------- multifactor
@@ -245,6 +252,8 @@ echo "PriorityCalcPeriod=1, $PASSES passes per plugin; submit and read-one $RATE
 echo
 "$DIR/ctld-latency" report multifactor "$DIR/multifactor.calls" "$DIR/multifactor.passes" \
     prism "$DIR/prism.calls" "$DIR/prism.passes"
+echo
+echo "$NOTES"
 echo
 echo "Times: users ${t_users}s (accounts ${t_accounts}s), queue ${t_submit}s, multifactor ${t_mf}s, restart ${t_restart}s, prism ${t_prism}s, all $(elapsed "$T_ALL")s."
 if [[ -n ${BENCH_KEEP:-} ]]; then
