@@ -156,7 +156,7 @@ _wait_state() {
 # a job's start), 1 s up to 30 s, then 2 s (a recalculation pass, which
 # comes once a minute). Each poll is a Slurm client command, some 25 ms of
 # CPU with the daemons' share; a wait for a pass polled 120 times at a
-# constant 0.5 s, and the clusters' polls were a third of their CPU.
+# constant 0.5 s, and the polls were about a third of test-multifactor.sh's CPU.
 poll_interval() {
     local waited=$((SECONDS - $1))
     if ((waited < 10)); then
