@@ -126,6 +126,18 @@ typedef struct {
 	const char *workdir;
 } who_t;
 
+/* parse_who(argv) -- UID0 USERS GID WORKDIR, as both subcommands take them */
+static who_t parse_who(char **argv)
+{
+	who_t who;
+
+	who.uid0 = parse_long(argv[0], "UID0");
+	who.users = parse_long(argv[1], "USERS");
+	who.gid = parse_long(argv[2], "GID");
+	who.workdir = argv[3];
+	return who;
+}
+
 /* Fill 'desc' with job number 'i' of the benchmark's mix. */
 static void job_desc(job_desc_msg_t *desc, const who_t *who, long i)
 {
@@ -209,10 +221,7 @@ static int cmd_submit(int argc, char **argv)
 	}
 	count = parse_long(argv[2], "COUNT");
 	threads = parse_long(argv[3], "THREADS");
-	who.uid0 = parse_long(argv[4], "UID0");
-	who.users = parse_long(argv[5], "USERS");
-	who.gid = parse_long(argv[6], "GID");
-	who.workdir = argv[7];
+	who = parse_who(argv + 4);
 	if (!threads || !who.users) {
 		fprintf(stderr, "ctld-latency: THREADS and USERS must be > 0\n");
 		return 2;
@@ -406,10 +415,7 @@ static int cmd_measure(int argc, char **argv)
 	passes = parse_long(argv[4], "PASSES");
 	rate = parse_double(argv[5], "RATE");
 	list_every = parse_double(argv[6], "LIST_EVERY");
-	mwho.uid0 = parse_long(argv[7], "UID0");
-	mwho.users = parse_long(argv[8], "USERS");
-	mwho.gid = parse_long(argv[9], "GID");
-	mwho.workdir = argv[10];
+	mwho = parse_who(argv + 7);
 	if (strcmp(kind, "prism") && strcmp(kind, "multifactor")) {
 		fprintf(stderr, "ctld-latency: KIND must be prism or multifactor\n");
 		return 2;
