@@ -43,6 +43,7 @@
 \*****************************************************************************/
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -354,12 +355,12 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 		 _cpu_usec() - cpu0, cpu_copy - cpu0, staged);
 }
 
-/* When slurmctld last saved its association usage (its file's header);
- * 0 when there is no such file. */
-static int64_t _slurm_saved(void)
+/* The header time of slurmctld's association usage file 'name' (in
+ * StateSaveLocation); 0 when there is none or it cannot be read. */
+static int64_t _usage_file_time(const char *name)
 {
 	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-				    SLURM_USAGE_NAME);
+				    name);
 	buf_t *buffer = create_mmap_buf(path);
 	uint16_t ver = 0;
 	time_t saved = 0;
@@ -371,6 +372,125 @@ static int64_t _slurm_saved(void)
 		saved = 0;
 	free_buf(buffer);
 	return saved;
+}
+
+/* The leaf usage every association holds as slurmctld loaded it. */
+typedef struct {
+	prism_idmap_t *ids;	/* association id -> index in raw */
+	long double *raw;	/* its leaf usage_raw; NAN without one */
+	uint32_t n;
+} loaded_t;
+
+/* list_for_each() on assoc_mgr_assoc_list: note one association (the
+ * association read lock is held). */
+static int _note_loaded(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	loaded_t *l = arg;
+
+	if (prism_idmap_put(l->ids, assoc->id, l->n))
+		return -1;
+	l->raw[l->n++] = assoc->leaf_usage ? assoc->leaf_usage->usage_raw :
+					     NAN;
+	return 0;
+}
+
+/*
+ * The header time of slurmctld's usage file 'name' when it is the save
+ * this slurmctld loaded: every record of an association that still
+ * exists holds the leaf usage that association has now (load_assoc_usage()
+ * puts each record's usage_raw there as the same text makes it; nothing
+ * but a pass changes it before the plugin starts). 0 when there is no such
+ * file, -1 when it is not that save, -2 when its records cannot be read.
+ */
+static int64_t _loaded_save(const char *name, const loaded_t *l)
+{
+	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+				    name);
+	buf_t *buffer = create_mmap_buf(path);
+	uint16_t ver = 0;
+	time_t saved = 0;
+	int64_t rc;
+
+	xfree(path);
+	if (!buffer)
+		return 0;
+	rc = (unpack16(&ver, buffer) || unpack_time(&saved, buffer)) ?
+		-2 : saved;
+	while ((rc > 0) && (remaining_buf(buffer) > 0)) {
+		uint32_t id = 0, wall = 0, len = 0, at = 0;
+		long double raw = 0;
+		char *tres = NULL;
+
+		if (unpack32(&id, buffer) || unpacklongdouble(&raw, buffer) ||
+		    unpackmem_ptr(&tres, &len, buffer) ||
+		    unpack32(&wall, buffer))
+			rc = -2;
+		else if (prism_idmap_get(l->ids, id, &at) &&
+			 !(l->raw[at] == raw))
+			rc = -1;
+	}
+	free_buf(buffer);
+	return rc;
+}
+
+/*
+ * When slurmctld saved the association usage it loaded; 0 when it loaded
+ * none. Its usage file's header says when it was saved, but another
+ * slurmctld may have replaced the file after this one loaded it: a backup
+ * that gives up control saves its state only after it has answered the
+ * primary's request (slurmctld logs "Old state possible"), while the
+ * primary is reading the same files. Only when the header is newer than
+ * the snapshot 'taken' (where it decides) is the loaded usage compared
+ * with the file's, and then with assoc_usage.old's (the save it replaced).
+ * A usage matching neither is taken as older than the snapshot: applying
+ * the snapshot loses at most the job ends charged since its pass.
+ */
+static int64_t _slurm_saved(int64_t taken)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	int64_t now_file = _usage_file_time(SLURM_USAGE_NAME);
+	loaded_t l = { 0 };
+	int64_t cur = -1, old = -1;
+	uint32_t cnt;
+
+	if (now_file <= taken)
+		return now_file;
+	assoc_mgr_lock(&locks);
+	cnt = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
+	l.ids = prism_idmap_create();
+	l.raw = xcalloc(cnt ? cnt : 1, sizeof(*l.raw));
+	if (l.ids && assoc_mgr_assoc_list &&
+	    list_for_each(assoc_mgr_assoc_list, _note_loaded, &l) < 0)
+		l.n = UINT32_MAX;
+	assoc_mgr_unlock(&locks);
+	if (!l.ids || (l.n == UINT32_MAX)) {
+		error("%s: usage snapshot: out of memory comparing slurmctld's usage file; taking it as saved at %" PRId64,
+		      plugin, now_file);
+		cur = now_file;
+		goto done;
+	}
+	if ((cur = _loaded_save(SLURM_USAGE_NAME, &l)) >= 0)
+		goto done;
+	if (cur == -2) {
+		error("%s: slurmctld's usage file %s: its records cannot be read; taking it as the save this slurmctld loaded (saved at %" PRId64 ")",
+		      plugin, SLURM_USAGE_NAME, now_file);
+		cur = now_file;
+		goto done;
+	}
+	old = _loaded_save(SLURM_USAGE_NAME ".old", &l);
+	if (old > 0)
+		info("%s: slurmctld's usage file %s (saved at %" PRId64 ") was replaced after this slurmctld loaded it (another slurmctld saving as it gave up control): the usage loaded is that of %s.old, saved at %" PRId64,
+		     plugin, SLURM_USAGE_NAME, now_file, SLURM_USAGE_NAME,
+		     old);
+	else
+		info("%s: slurmctld's usage file %s (saved at %" PRId64 ") is not the one this slurmctld loaded, nor is %s.old: the usage loaded is taken as older than the snapshot",
+		     plugin, SLURM_USAGE_NAME, now_file, SLURM_USAGE_NAME);
+	cur = old > 0 ? old : 0;
+done:
+	prism_idmap_free(l.ids);
+	xfree(l.raw);
+	return cur;
 }
 
 typedef struct {
@@ -513,7 +633,7 @@ extern int prism_usage_snap_load(prism_state_t *st)
 		rc = SLURM_SUCCESS;
 		goto done;
 	}
-	saved = _slurm_saved();
+	saved = _slurm_saved(h.taken);
 	use = prism_usnap_decide(&h, st->last_recalc, saved);
 	if (use.adopt_times) {
 		info("%s: usage snapshot of the pass at %" PRId64 " is newer than the state's %" PRId64 " (killed in between): continuing from that pass",

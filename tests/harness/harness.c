@@ -20,7 +20,7 @@
  *                  [--last-ran EPOCH] [--digits N]
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
- *                  [--at-pass N:CMD]
+ *                  [--at-pass N:CMD] [--slurm-save]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -724,6 +724,7 @@ static struct {
 		char *cmd;
 	} at[4];
 	int n_at;
+	bool slurm_save;	/* --slurm-save: slurmctld's usage files */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 	long churn_seed;	/* --churn SEED (0: no churn) */
@@ -4591,6 +4592,11 @@ static void _usage(FILE *fp)
 "  --at-pass N:CMD     after pass N (before the next), run the shell\n"
 "                      command CMD (a fault made or undone between\n"
 "                      passes); its failure ends the run; up to 4 times\n"
+"  --slurm-save        after the report, save slurmctld's own state of\n"
+"                      the associations (assoc_usage, qos_usage, ...) in\n"
+"                      --state DIR with assoc_mgr's dump, as slurmctld\n"
+"                      does every 5 minutes and at shutdown (its header\n"
+"                      has the frozen now)\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -4641,6 +4647,7 @@ static void _parse_args(int argc, char **argv)
 		{ "advance", required_argument, NULL, 'A' },
 		{ "move", required_argument, NULL, 'M' },
 		{ "at-pass", required_argument, NULL, 'T' },
+		{ "slurm-save", no_argument, NULL, 'S' },
 		{ "churn", required_argument, NULL, 'X' },
 		{ "churn-rate", required_argument, NULL, 'Y' },
 		{ "churn-full", required_argument, NULL, 'Z' },
@@ -4665,6 +4672,9 @@ static void _parse_args(int argc, char **argv)
 			break;
 		case 'k':
 			opt.keep_state = true;
+			break;
+		case 'S':
+			opt.slurm_save = true;
 			break;
 		case 'p':
 			opt.plugin = optarg;
@@ -4985,6 +4995,12 @@ int main(int argc, char **argv)
 
 	_phase("report");
 	_report();
+	if (opt.slurm_save) {
+		/* (before the gate opens: the usage the report shows) */
+		_phase("slurm save");
+		if (dump_assoc_mgr_state() != SLURM_SUCCESS)
+			_die("dump_assoc_mgr_state() failed");
+	}
 	_gate_set(true);
 
 	_phase("priority_g_fini");

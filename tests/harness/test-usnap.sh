@@ -9,8 +9,10 @@
 #    the save for what was charged after it (classic), or the save alone
 #    (an association outside the tree; more than a quarter of them
 #    charged after the walk);
-#  - a snapshot older than slurmctld's own usage file (assoc_usage header)
-#    is not applied;
+#  - a snapshot older than the usage slurmctld loaded (the header of its
+#    assoc_usage, saved by assoc_mgr's own dump) is not applied; when that
+#    file was replaced after the load (by another slurmctld), the save that
+#    was loaded (assoc_usage.old, or none) decides;
 #  - a damaged snapshot is reported as "damaged" and ignored;
 #  - killed between the snapshot and the state file (the state file of the
 #    pass before put back): the next pass charges what a controller that
@@ -172,18 +174,75 @@ for crowd in ${USNAP_CROWDS-few:6000 many:30000}; do
 done
 
 # ---- slurmctld's own usage file is newer -----------------------------
-cp -r "$tmp/s" "$tmp/n"
-# assoc_usage's header: pack16(version), pack_time(saved), big-endian
-perl -e 'print pack("nq>", 9728, $ARGV[0])' $((now + 30)) \
-	>"$tmp/n/assoc_usage"
-run newer "$tmp/n" $((now + 60)) --pass none
+# Saves of slurmctld's own usage files by assoc_mgr's dump (--slurm-save),
+# as a slurmctld writes them: w+30 and w-30 hold the usage a restart loads
+# (the world's), saved at now+30 and now-30; p+90 that of a pass at now+90
+# (another controller's later save).
+run w+30 "$tmp/w+30" $((now + 30)) --pass none --slurm-save
+run w-30 "$tmp/w-30" $((now - 30)) --pass none --slurm-save
+run p+90 "$tmp/p+90" $((now + 90)) --last-ran $((now - 3600)) --slurm-save
+usage "$tmp/p+90.out" >"$tmp/p+90.usage"
+if [ -f "$tmp/w+30/assoc_usage" ] && [ -f "$tmp/p+90/assoc_usage" ] &&
+	! cmp -s "$tmp/p+90.usage" "$tmp/world.usage"; then
+	ok "slurmctld's usage files saved by assoc_mgr (the pass's differ from the world's)"
+else
+	ko "slurmctld's usage files were not saved, or the pass changed nothing"
+fi
+# usnap_case NAME CURRENT [OLD]: the state of run a with slurmctld's
+# assoc_usage from save CURRENT (and assoc_usage.old from OLD), restarted
+# at now+120
+usnap_case() {
+	cp -r "$tmp/s" "$tmp/$1"
+	cp "$tmp/$2/assoc_usage" "$tmp/$1/assoc_usage"
+	[ -z "${3:-}" ] || cp "$tmp/$3/assoc_usage" "$tmp/$1/assoc_usage.old"
+	run "$1" "$tmp/$1" $((now + 120)) --pass none
+}
+usnap_case newer w+30
 if usage "$tmp/newer.out" | cmp -s - "$tmp/world.usage" &&
 	grep -q "not applied (slurmctld saved its usage at $((now + 30))" \
-		"$tmp/newer.err"; then
-	ok "a snapshot older than slurmctld's usage file is not applied"
+		"$tmp/newer.err" && ! grep -q "was replaced" "$tmp/newer.err"
+then
+	ok "a snapshot older than the usage slurmctld loaded is not applied"
 else
-	ko "a snapshot older than slurmctld's usage file was applied"
-	grep -i snapshot "$tmp/newer.err"
+	ko "a snapshot older than the usage slurmctld loaded was applied"
+	grep -i "snapshot\|usage file" "$tmp/newer.err"
+fi
+# Another slurmctld replaced the file after this one loaded the older one
+# (a backup giving up control saves as the primary starts): the snapshot
+# is applied when the save that was loaded is older than it.
+usnap_case replaced-older p+90 w-30
+if usage "$tmp/replaced-older.out" | cmp -s - "$tmp/a.usage" &&
+	grep -q "(saved at $((now + 90))) was replaced after this slurmctld loaded it .*: the usage loaded is that of assoc_usage.old, saved at $((now - 30))$" \
+		"$tmp/replaced-older.err" &&
+	grep -q "usage snapshot of the pass at $now .* applied to" \
+		"$tmp/replaced-older.err"; then
+	ok "slurmctld's usage file replaced after the load: the older save it loaded is found, and the snapshot applied"
+else
+	ko "slurmctld's usage file replaced after the load (older save)"
+	grep -i "snapshot\|usage file" "$tmp/replaced-older.err"
+	usage "$tmp/replaced-older.out" | diff "$tmp/a.usage" - | head
+fi
+usnap_case replaced-newer p+90 w+30
+if usage "$tmp/replaced-newer.out" | cmp -s - "$tmp/world.usage" &&
+	grep -q "the usage loaded is that of assoc_usage.old, saved at $((now + 30))$" \
+		"$tmp/replaced-newer.err" &&
+	grep -q "not applied (slurmctld saved its usage at $((now + 30))" \
+		"$tmp/replaced-newer.err"; then
+	ok "slurmctld's usage file replaced after the load, the save loaded newer than the snapshot: not applied"
+else
+	ko "slurmctld's usage file replaced after the load (newer save)"
+	grep -i "snapshot\|usage file" "$tmp/replaced-newer.err"
+fi
+usnap_case replaced-unknown p+90
+if usage "$tmp/replaced-unknown.out" | cmp -s - "$tmp/a.usage" &&
+	grep -q "is not the one this slurmctld loaded, nor is assoc_usage.old: the usage loaded is taken as older than the snapshot" \
+		"$tmp/replaced-unknown.err" &&
+	grep -q "usage snapshot of the pass at $now .* applied to" \
+		"$tmp/replaced-unknown.err"; then
+	ok "slurmctld's usage file replaced, the save loaded not found: the snapshot applied"
+else
+	ko "slurmctld's usage file replaced, the save loaded not found"
+	grep -i "snapshot\|usage file" "$tmp/replaced-unknown.err"
 fi
 
 # ---- damaged ------------------------------------------------------------
