@@ -23,6 +23,8 @@ packages=(
 	# build
 	build-essential autoconf automake libtool pkg-config check dpkg-dev
 	binutils libmunge-dev
+	# the compiler cache of scripts/test.sh's builds
+	ccache
 	# Slurm 22.05 as Debian 12 ships it
 	slurmctld slurmd slurmdbd slurm-client libslurm-dev
 	slurm-wlm-basic-plugins slurm-wlm-mysql-plugin

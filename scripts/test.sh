@@ -54,6 +54,10 @@
 #                                    checked (default "25.11.7 26.05.3")
 #        PRISM_TEST_CLUSTERS=N       cluster tests at once (default 12)
 #        PRISM_TEST_CPU=N            CPU-bound steps at once (default 2)
+#        PRISM_CCACHE_DIR=DIR        the compiler cache of the builds on
+#                                    this machine (default
+#                                    /var/cache/prism/ccache; "none": no
+#                                    cache)
 # The packages are left in ./packages/SUITE/.
 set -uo pipefail
 
@@ -75,6 +79,22 @@ esac
 	echo "test.sh: run as root (it installs packages and starts daemons)" >&2
 	exit 2
 }
+
+# The builds on this machine (Prism's, distcheck's, the sanitizers', the
+# fuzz targets', the releases', the package's) compile through ccache
+# (installed by setup.sh; Debian's compiler links in /usr/lib/ccache): a
+# file compiled before with the same preprocessed text, compiler and flags
+# is not compiled again. Absolute paths are hashed relative to the build
+# directory (CCACHE_BASEDIR=/), and the directory itself not
+# (CCACHE_NOHASHDIR: it is only in the debug information), so that a fresh
+# clone elsewhere finds what the last one compiled. A compile that fails
+# is not cached, and a cached one repeats its warnings (-Werror too). The
+# builds inside the Debian roots use their own compiler, uncached.
+if [ "${PRISM_CCACHE_DIR:-}" != none ]; then
+	export CCACHE_DIR=${PRISM_CCACHE_DIR:-/var/cache/prism/ccache}
+	export CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=2G
+	export PATH=/usr/lib/ccache:$PATH
+fi
 
 sched_slots cpu "${PRISM_TEST_CPU:-2}"
 sched_slots wait "${PRISM_TEST_CLUSTERS:-12}"
