@@ -57,6 +57,7 @@ typedef struct {
 	uint32_t computed;	/* jobs whose priority was computed */
 	uint32_t charged;	/* running jobs charged */
 	int64_t hold_max_usec;	/* longest job write lock hold */
+	int64_t wait_max_usec;	/* longest wait for it */
 } pass_t;
 
 /*
@@ -67,6 +68,20 @@ typedef struct {
  */
 #define PRISM_SLICE_USEC 1500
 #define PRISM_SLICE_CHECK 16
+/*
+ * A slice that waited long for the job lock holds it for up to a tenth of
+ * that wait instead. slurmctld's locks are glibc's read-write locks, which
+ * let a reader in while any other reader holds the lock: under a stream of
+ * overlapping reads (squeue, scontrol show job from many clients) a writer
+ * gets the lock only when the stream pauses, and a pass of short slices
+ * waits for as many pauses as it has slices (a pass over 200,000 jobs did
+ * not end in 11 minutes of continuous listings; priority/multifactor
+ * waits once). With the hold a tenth of the wait, the pass needs about ten
+ * times its work in waits, plus one, and each hold adds at most a tenth
+ * to the wait that the lock's other users already had; a lock that is
+ * free keeps the slices short.
+ */
+#define PRISM_SLICE_WAIT_SHARE 10
 /* (a Grid Engine write-back looks each job up by id: read it more often) */
 #define PRISM_SLICE_CHECK_STORE 4
 
@@ -178,19 +193,45 @@ static int64_t _usec_since(const struct timespec *t0)
 	       (t.tv_nsec - t0->tv_nsec) / 1000;
 }
 
-/*
- * Has a slice that started at 't0' and handled 'n' jobs run long enough?
- * The clock is read every 'every' jobs.
- */
-static bool _slice_done(const struct timespec *t0, uint32_t n, uint32_t every)
+/* A slice: when it took the job lock, and how long it may hold it. */
+typedef struct {
+	struct timespec t0;
+	int64_t budget_usec;
+} slice_t;
+
+/* Take 'lock' (the job write lock) for a slice of 'pass', timing the
+ * wait. */
+static void _slice_lock(slurmctld_lock_t lock, slice_t *slice, pass_t *pass)
 {
-	return !(n % every) && _usec_since(t0) >= PRISM_SLICE_USEC;
+	struct timespec asked;
+	int64_t wait;
+
+	clock_gettime(CLOCK_MONOTONIC, &asked);
+	lock_slurmctld(lock);
+	/* the slice's time counts from the lock */
+	clock_gettime(CLOCK_MONOTONIC, &slice->t0);
+	wait = (slice->t0.tv_sec - asked.tv_sec) * 1000000 +
+	       (slice->t0.tv_nsec - asked.tv_nsec) / 1000;
+	if (wait > pass->wait_max_usec)
+		pass->wait_max_usec = wait;
+	slice->budget_usec = wait / PRISM_SLICE_WAIT_SHARE;
+	if (slice->budget_usec < PRISM_SLICE_USEC)
+		slice->budget_usec = PRISM_SLICE_USEC;
 }
 
-/* A slice that took the job lock at 't0' lets it go: keep the longest. */
-static void _hold_done(const struct timespec *t0, pass_t *pass)
+/*
+ * Has 'slice', having handled 'n' jobs, run long enough? The clock is read
+ * every 'every' jobs.
+ */
+static bool _slice_done(const slice_t *slice, uint32_t n, uint32_t every)
 {
-	int64_t usec = _usec_since(t0);
+	return !(n % every) && _usec_since(&slice->t0) >= slice->budget_usec;
+}
+
+/* 'slice' lets the job lock go: keep the longest hold. */
+static void _hold_done(const slice_t *slice, pass_t *pass)
+{
+	int64_t usec = _usec_since(&slice->t0);
 
 	if (usec > pass->hold_max_usec)
 		pass->hold_max_usec = usec;
@@ -275,12 +316,10 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 	ahead_t ahead = { .n = 0 };
 
 	while (!ahead.end) {
-		struct timespec t0;
+		slice_t slice;
 		uint32_t n = 0;
 
-		lock_slurmctld(job_write_lock);
-		/* the slice's time counts from the lock */
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		_slice_lock(job_write_lock, &slice, pass);
 		if (!itr) {
 			if (!*prism_ctl.job_list) {
 				unlock_slurmctld(job_write_lock);
@@ -293,7 +332,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		}
 		assoc_mgr_lock(&locks);
 		pass->in_force = prism_policy_slice_begin(pass->inst);
-		while (!_slice_done(&t0, ++n, PRISM_SLICE_CHECK)) {
+		while (!_slice_done(&slice, ++n, PRISM_SLICE_CHECK)) {
 			job_record_t *job_ptr = _next_job(itr, &ahead);
 
 			if (!job_ptr)
@@ -307,7 +346,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 			list_iterator_destroy(itr);
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
-		_hold_done(&t0, pass);
+		_hold_done(&slice, pass);
 		unlock_slurmctld(job_write_lock);
 		pass->slices++;
 		if (!ahead.end)
@@ -328,22 +367,21 @@ static void _walk_results(uint32_t n, pass_t *pass)
 	uint32_t i = 0;
 
 	while (i < n) {
-		struct timespec t0;
+		slice_t slice;
 		uint32_t k = 0;
 		bool in_force;
 
-		lock_slurmctld(job_write_lock);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		_slice_lock(job_write_lock, &slice, pass);
 		in_force = prism_policy_slice_begin(pass->inst);
 		while (in_force && i < n &&
-		       !_slice_done(&t0, ++k, PRISM_SLICE_CHECK_STORE)) {
+		       !_slice_done(&slice, ++k, PRISM_SLICE_CHECK_STORE)) {
 			if (prism_policy_store(pass->inst, i++, &pass->p))
 				pass->changed++;
 		}
 		prism_policy_slice_end();
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
-		_hold_done(&t0, pass);
+		_hold_done(&slice, pass);
 		unlock_slurmctld(job_write_lock);
 		pass->slices++;
 		if (!in_force)
@@ -458,8 +496,9 @@ static void _pass(void)
 #endif
 	prism_policy_pass_end(pass.inst, &pass.p);
 	prism_policy_put(pass.inst);
-	log_flag(PRIO, "%s: pass done in %u slices, %u priorities changed",
-		 PRISM_PLUGIN_TYPE, pass.slices, pass.changed);
+	log_flag(PRIO, "%s: pass done in %u slices (longest wait for the job lock %" PRId64 " us, longest hold %" PRId64 " us), %u priorities changed",
+		 PRISM_PLUGIN_TYPE, pass.slices, pass.wait_max_usec,
+		 pass.hold_max_usec, pass.changed);
 
 	next.last_recalc = pass.p.now;
 	slurm_mutex_lock(&last_lock);

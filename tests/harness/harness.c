@@ -20,7 +20,7 @@
  *                  [--last-ran EPOCH] [--digits N]
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
- *                  [--at-pass N:CMD] [--slurm-save]
+ *                  [--at-pass N:CMD] [--slurm-save] [--storm USEC]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -725,6 +725,7 @@ static struct {
 	} at[4];
 	int n_at;
 	bool slurm_save;	/* --slurm-save: slurmctld's usage files */
+	long storm_usec;	/* --storm USEC: a reader's hold (0: none) */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 	long churn_seed;	/* --churn SEED (0: no churn) */
@@ -4597,6 +4598,11 @@ static void _usage(FILE *fp)
 "                      --state DIR with assoc_mgr's dump, as slurmctld\n"
 "                      does every 5 minutes and at shutdown (its header\n"
 "                      has the frozen now)\n"
+"  --storm USEC        while the passes run, a thread of the harness\n"
+"                      takes the job read lock, holds it USEC\n"
+"                      microseconds and asks for it again at once, as\n"
+"                      a stream of squeue RPCs does: a writer gets the\n"
+"                      lock only between two such holds\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -4648,6 +4654,7 @@ static void _parse_args(int argc, char **argv)
 		{ "move", required_argument, NULL, 'M' },
 		{ "at-pass", required_argument, NULL, 'T' },
 		{ "slurm-save", no_argument, NULL, 'S' },
+		{ "storm", required_argument, NULL, 'W' },
 		{ "churn", required_argument, NULL, 'X' },
 		{ "churn-rate", required_argument, NULL, 'Y' },
 		{ "churn-full", required_argument, NULL, 'Z' },
@@ -4675,6 +4682,13 @@ static void _parse_args(int argc, char **argv)
 			break;
 		case 'S':
 			opt.slurm_save = true;
+			break;
+		case 'W':
+			errno = 0;
+			opt.storm_usec = strtol(optarg, &end, 10);
+			if (errno || *end || (opt.storm_usec < 1) ||
+			    (opt.storm_usec > 10000000))
+				_die("--storm must be 1 to 10000000 (microseconds)");
 			break;
 		case 'p':
 			opt.plugin = optarg;
@@ -4814,6 +4828,9 @@ static void _parse_args(int argc, char **argv)
 		_usage(stderr);
 		exit(EXIT_USAGE);
 	}
+	if (opt.storm_usec && (opt.bench_file || opt.churn_seed ||
+			       (opt.pass_mode == PASS_NONE)))
+		_die("--storm needs passes, and no --bench or --churn");
 	if (opt.churn_seed) {
 		int i;
 
@@ -4825,6 +4842,28 @@ static void _parse_args(int argc, char **argv)
 			if (opt.advance[i] <= 0)
 				_die("--churn: --advance steps must be positive");
 	}
+}
+
+/*
+ * --storm: take the job read lock, hold it, let it go and ask again at
+ * once, until told to stop. One reader is enough: glibc's read-write lock
+ * wakes the readers that wait when a writer lets go, so a writer that asks
+ * again (the next slice) waits for the next hold to end.
+ */
+static bool storm_stop;
+
+static void *_storm(void *arg)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	struct timespec hold = { .tv_sec = opt.storm_usec / 1000000,
+				 .tv_nsec = (opt.storm_usec % 1000000) * 1000 };
+
+	while (!__atomic_load_n(&storm_stop, __ATOMIC_RELAXED)) {
+		lock_slurmctld(job_read);
+		nanosleep(&hold, NULL);
+		unlock_slurmctld(job_read);
+	}
+	return NULL;
 }
 
 static void _cleanup(void)
@@ -4853,7 +4892,7 @@ int main(int argc, char **argv)
 {
 	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	pthread_condattr_t cattr;
-	pthread_t wd_tid;
+	pthread_t wd_tid, storm_tid;
 	uint64_t base, bench_t0 = 0, load_ns = 0;
 	time_t now;
 
@@ -4980,8 +5019,15 @@ int main(int argc, char **argv)
 		_phase("recalculation pass");
 		ev_base = base;
 		__atomic_store_n(&passes_started, true, __ATOMIC_RELAXED);
+		if (opt.storm_usec &&
+		    pthread_create(&storm_tid, NULL, _storm, NULL))
+			_die("cannot start the --storm thread");
 		_gate_set(true);
 		_wait_for_pass(base);
+		if (opt.storm_usec) {
+			__atomic_store_n(&storm_stop, true, __ATOMIC_RELAXED);
+			pthread_join(storm_tid, NULL);
+		}
 	}
 	if (bench_fp) {
 		if (opt.pass_mode != PASS_NONE) {

@@ -26,7 +26,8 @@
 #     test-moab.sh (policy=moab) and any later one but
 #     test-slurm-progs.sh (its own programs; test-churn.sh with 100
 #     passes, under valgrind 40 and classic fair-share only;
-#     test-usnap.sh under valgrind without its two 5,000-user worlds),
+#     test-usnap.sh under valgrind without its two 5,000-user worlds,
+#     test-storm.sh under ASan only),
 #     and
 #     test-compare.sh
 #     (every PriorityFlags set, on the generated 10k-association,
@@ -372,6 +373,10 @@ harness_tests() {
 		# of their own, which an instrumented plugin cannot be
 		# loaded into: make check runs them on the plain build)
 		[ "$n" = test-slurm-progs ] && continue
+		# (valgrind runs one thread at a time and some 30 times
+		# slower: its 10,000 jobs would take minutes, and the storm's
+		# timing is not what it checks; ASan runs it)
+		[ "$n" = test-storm ] && [ "$kind" = valgrind ] && continue
 		if [ "$n" = test-compare ]; then
 			[ "$size" -gt 0 ] || continue
 			# valgrind computes x87 long doubles in 64-bit
