@@ -355,25 +355,6 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 		 _cpu_usec() - cpu0, cpu_copy - cpu0, staged);
 }
 
-/* The header time of slurmctld's association usage file 'name' (in
- * StateSaveLocation); 0 when there is none or it cannot be read. */
-static int64_t _usage_file_time(const char *name)
-{
-	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-				    name);
-	buf_t *buffer = create_mmap_buf(path);
-	uint16_t ver = 0;
-	time_t saved = 0;
-
-	xfree(path);
-	if (!buffer)
-		return 0;
-	if (unpack16(&ver, buffer) || unpack_time(&saved, buffer))
-		saved = 0;
-	free_buf(buffer);
-	return saved;
-}
-
 /* The leaf usage every association holds as slurmctld loaded it. */
 typedef struct {
 	prism_idmap_t *ids;	/* association id -> index in raw */
@@ -396,12 +377,13 @@ static int _note_loaded(void *x, void *arg)
 }
 
 /*
- * The header time of slurmctld's usage file 'name' when it is the save
- * this slurmctld loaded: every record of an association that still
- * exists holds the leaf usage that association has now (load_assoc_usage()
- * puts each record's usage_raw there as the same text makes it; nothing
- * but a pass changes it before the plugin starts). 0 when there is no such
- * file, -1 when it is not that save, -2 when its records cannot be read.
+ * The header time of slurmctld's usage file 'name' (in StateSaveLocation)
+ * and, given the usage loaded 'l', only when it is the save this slurmctld
+ * loaded: every record of an association that still exists holds the leaf
+ * usage that association has now (load_assoc_usage() puts each record's
+ * usage_raw there as the same text makes it; nothing but a pass changes it
+ * before the plugin starts). 0 when there is no such file, -1 when it is
+ * not that save, -2 when it cannot be read.
  */
 static int64_t _loaded_save(const char *name, const loaded_t *l)
 {
@@ -417,7 +399,7 @@ static int64_t _loaded_save(const char *name, const loaded_t *l)
 		return 0;
 	rc = (unpack16(&ver, buffer) || unpack_time(&saved, buffer)) ?
 		-2 : saved;
-	while ((rc > 0) && (remaining_buf(buffer) > 0)) {
+	while (l && (rc > 0) && (remaining_buf(buffer) > 0)) {
 		uint32_t id = 0, wall = 0, len = 0, at = 0;
 		long double raw = 0;
 		char *tres = NULL;
@@ -449,13 +431,13 @@ static int64_t _loaded_save(const char *name, const loaded_t *l)
 static int64_t _slurm_saved(int64_t taken)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
-	int64_t now_file = _usage_file_time(SLURM_USAGE_NAME);
+	int64_t now_file = _loaded_save(SLURM_USAGE_NAME, NULL);
 	loaded_t l = { 0 };
 	int64_t cur = -1, old = -1;
 	uint32_t cnt;
 
 	if (now_file <= taken)
-		return now_file;
+		return now_file < 0 ? 0 : now_file;
 	assoc_mgr_lock(&locks);
 	cnt = assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) : 0;
 	l.ids = prism_idmap_create();
