@@ -78,7 +78,8 @@ static struct {
 	unsigned count;		/* saves failed since the first */
 } failing[FAILING_MAX];
 static pthread_mutex_t failing_lock = PTHREAD_MUTEX_INITIALIZER;
-/* every failed save since the plugin started (the pass figures' count) */
+/* every failed save since the plugin started (the pass figures' count;
+ * prism_state_file_start()) */
 static uint64_t failed_saves;
 
 /* Log a failed save of 'name' (what: the step and errno's words). */
@@ -188,6 +189,14 @@ extern int prism_state_file_write_own(const char *name, const char *buf,
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return SLURM_SUCCESS;
 	return _replace_file(name, buf, len);
+}
+
+extern void prism_state_file_start(void)
+{
+	slurm_mutex_lock(&failing_lock);
+	failed_saves = 0;
+	memset(failing, 0, sizeof(failing));
+	slurm_mutex_unlock(&failing_lock);
 }
 
 extern uint64_t prism_state_file_failures(void)

@@ -44,8 +44,13 @@ extern int prism_state_file_write_own(const char *name, const char *buf,
 				      size_t len);
 
 /* The number of saves (of any file above) that failed since the plugin
- * was loaded. Thread-safe. */
+ * was started (prism_state_file_start()). Thread-safe. */
 extern uint64_t prism_state_file_failures(void);
+
+/* The plugin starts (slurmctld loads it, or a controller that gave up
+ * control takes it again in the same process): no save has failed yet,
+ * and a file whose saves fail is logged again when they start failing. */
+extern void prism_state_file_start(void);
 
 /*
  * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf
