@@ -64,7 +64,8 @@ typedef struct {
  * The job lock is held for slices of about PRISM_SLICE_USEC microseconds
  * (counted from when the lock is taken, the first slice's setup and the
  * assoc_mgr locks included), so that the longest hold, overshoot and all,
- * stays within 2 ms; the clock is read every PRISM_SLICE_CHECK jobs.
+ * stays within 2 ms when the lock was free (else see below); the clock is
+ * read every PRISM_SLICE_CHECK jobs.
  */
 #define PRISM_SLICE_USEC 1500
 #define PRISM_SLICE_CHECK 16
