@@ -14,6 +14,7 @@
 #include "prism_fs.h"
 #include "recalc.h"
 #include "sprio.h"
+#include "state_file.h"
 #include "usage_slurm.h"
 
 #define PRISM_EXPORT __attribute__((visibility("default")))
@@ -57,6 +58,8 @@ PRISM_EXPORT extern int init(void)
 	/* inside slurmctld, a controller symbol missing stops the load */
 	if (prism_ctl_find() != SLURM_SUCCESS)
 		return SLURM_ERROR;
+	/* (before the policy's copy is saved) */
+	prism_state_file_start();
 	if (prism_in_controller() && prism_policy_load(true) != SLURM_SUCCESS)
 		return SLURM_ERROR;	/* slurmctld refuses to start */
 	prism_conf_load();

@@ -557,7 +557,6 @@ extern int prism_recalc_init(void)
 
 	plugin_start = time(NULL);
 	passes = 0;
-	prism_state_file_start();
 	if ((prism_state_load(&state) != SLURM_SUCCESS) ||
 	    (prism_usage_snap_load(&state) != SLURM_SUCCESS))
 		return SLURM_ERROR;
