@@ -220,9 +220,9 @@ host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
 # on the releases built from source: the same four
 release_tests=("${root_tests[@]}")
-# a backup controller's takeover and a full StateSaveLocation, on Debian
-# 13's Slurm as well
-root_tests+=(test-takeover.sh test-diskfull.sh)
+# a backup controller's takeover, a full StateSaveLocation and slurmdbd
+# down, on Debian 13's Slurm as well
+root_tests+=(test-takeover.sh test-diskfull.sh test-dbd.sh)
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in
