@@ -157,6 +157,19 @@ extern bool prism_in_controller(void)
 	return prism_ctl.job_list != NULL;
 }
 
+extern bool prism_ctl_control_given_away(time_t now)
+{
+	const slurmctld_config_t *c = prism_ctl.config;
+	time_t asked;
+
+	/* (two plain words another thread writes: a stale read only moves
+	 * the moment by one save) */
+	if (!c || !c->resume_backup || !c->shutdown_time)
+		return false;
+	asked = c->shutdown_time;
+	return now >= asked + CONTROL_TIMEOUT - 1 - PRISM_HANDOVER_MARGIN;
+}
+
 extern uint32_t prism_ctl_tres_cnt(void)
 {
 	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
@@ -179,6 +192,7 @@ extern int prism_ctl_find(void)
 		{ "slurmctld_tres_cnt", (void **) &prism_ctl.tres_cnt, false },
 		{ "last_part_update", (void **) &prism_ctl.last_part_update,
 		  false },
+		{ "slurmctld_config", (void **) &prism_ctl.config, false },
 	};
 	bool in_ctld = prism_running_in_slurmctld(), found = true;
 

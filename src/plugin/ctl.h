@@ -37,6 +37,7 @@ typedef struct {
 	time_t *last_job_update;
 	void **acct_db_conn;
 	time_t *last_part_update;	/* may be NULL */
+	slurmctld_config_t *config;	/* may be NULL */
 } prism_ctl_t;
 
 /* Filled by prism_ctl_find(); all NULL outside a controller. */
@@ -51,6 +52,25 @@ extern int prism_ctl_find(void);
 
 /* True when loaded by a controller (its globals were found). */
 extern bool prism_in_controller(void);
+
+/*
+ * How long before slurmctld may answer the controller that asked this one
+ * for control, it stops writing Prism's files (seconds; see below).
+ */
+#define PRISM_HANDOVER_MARGIN 3
+
+/*
+ * True when this controller gives control to the one that asked for it
+ * (REQUEST_CONTROL: a primary that came back, or `scontrol takeover` on a
+ * backup) and slurmctld may already have answered that controller, which
+ * then reads the state files. slurmctld answers when its own shutdown is
+ * done, or CONTROL_TIMEOUT - 1 seconds after the request, whichever comes
+ * first; the request starts the shutdown (slurmctld_config.shutdown_time,
+ * the same second or the next). From PRISM_HANDOVER_MARGIN seconds before
+ * that, a file written here could replace a newer one of the other
+ * controller, or mix with it in NAME.new. 'now' is time(NULL).
+ */
+extern bool prism_ctl_control_given_away(time_t now);
 
 /* The number of TRES slurmctld tracks now (its arrays' length), 0 outside
  * the controller. */

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "src/common/pack.h"
@@ -128,18 +129,52 @@ static void _save_worked(const char *name)
 	slurm_mutex_unlock(&failing_lock);
 }
 
+/* whether the first save refused after giving control away was logged
+ * (under failing_lock; prism_state_file_start()) */
+static bool given_away_logged;
+
+/*
+ * This controller gives control to the one that asked and slurmctld may
+ * have answered it (prism_ctl_control_given_away()): the other controller
+ * reads the files now and writes them from its first pass, so none is
+ * written here any more (one info line). True when 'name' is not to be
+ * written.
+ */
+static bool _control_given_away(const char *name)
+{
+	time_t now = time(NULL);
+
+	if (!prism_ctl_control_given_away(now))
+		return false;
+	slurm_mutex_lock(&failing_lock);
+	if (!given_away_logged) {
+		given_away_logged = true;
+		info("%s: this slurmctld gives control to the controller that asked for it %ld s ago, which reads the state files once slurmctld answers it: Prism writes none of its files here any more (not %s; the other controller goes on from the last pass's)",
+		     PRISM_PLUGIN_TYPE,
+		     (long) (now - prism_ctl.config->shutdown_time), name);
+	} else {
+		debug("%s: control given away: %s not written",
+		      PRISM_PLUGIN_TYPE, name);
+	}
+	slurm_mutex_unlock(&failing_lock);
+	return true;
+}
+
 /*
  * Replace StateSaveLocation/NAME by 'len' bytes of 'buf': written to
  * NAME.new, flushed, renamed; on failure NAME is left as it was and
- * NAME.new removed. Caller holds the state files lock.
+ * NAME.new removed. Not written at all (SLURM_SUCCESS) once control is
+ * given away. Caller holds the state files lock.
  */
 static int _replace_file(const char *name, const char *buf, size_t len)
 {
-	char *tmp = _path(name, ".new");
-	char *path = _path(name, "");
-	char *what = NULL;
+	char *tmp, *path, *what = NULL;
 	int fd, rc = SLURM_ERROR;
 
+	if (_control_given_away(name))
+		return SLURM_SUCCESS;
+	tmp = _path(name, ".new");
+	path = _path(name, "");
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		what = xstrdup_printf("cannot create %s: %m", tmp);
@@ -196,6 +231,7 @@ extern void prism_state_file_start(void)
 	slurm_mutex_lock(&failing_lock);
 	failed_saves = 0;
 	memset(failing, 0, sizeof(failing));
+	given_away_logged = false;
 	slurm_mutex_unlock(&failing_lock);
 }
 

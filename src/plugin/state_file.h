@@ -29,8 +29,9 @@ extern int prism_state_save(const prism_state_t *st);
  * temporary file, flush, rename; on failure the file keeps its last
  * version). Returns SLURM_SUCCESS or SLURM_ERROR. A failure is logged as
  * an error when saves of 'name' start failing and in a line when they
- * work again; the failures between are debug lines. Takes Slurm's
- * state-file lock.
+ * work again; the failures between are debug lines. Once this controller
+ * gives control away (prism_ctl_control_given_away()), no file is written
+ * (SLURM_SUCCESS; one info line). Takes Slurm's state-file lock.
  */
 extern int prism_state_file_write(const char *name, const char *buf,
 				  size_t len);

@@ -21,6 +21,7 @@
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD] [--slurm-save] [--storm USEC]
+ *                  [--handover SEC]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -726,6 +727,7 @@ static struct {
 	int n_at;
 	bool slurm_save;	/* --slurm-save: slurmctld's usage files */
 	long storm_usec;	/* --storm USEC: a reader's hold (0: none) */
+	long handover;		/* --handover SEC (-1: none) */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 	long churn_seed;	/* --churn SEED (0: no churn) */
@@ -738,6 +740,7 @@ static struct {
 	.timeout = 60,
 	.churn_rate = 4,
 	.churn_full = 10,
+	.handover = -1,
 };
 
 static world_t world;
@@ -4603,6 +4606,10 @@ static void _usage(FILE *fp)
 "                      microseconds and asks for it again at once, as\n"
 "                      a stream of squeue RPCs does: a writer gets the\n"
 "                      lock only between two such holds\n"
+"  --handover SEC      before fini(), play a controller that another\n"
+"                      asked for control SEC seconds ago (slurmctld's\n"
+"                      REQUEST_CONTROL: resume_backup set, shutdown_time\n"
+"                      SEC seconds before the frozen now)\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -4655,6 +4662,7 @@ static void _parse_args(int argc, char **argv)
 		{ "at-pass", required_argument, NULL, 'T' },
 		{ "slurm-save", no_argument, NULL, 'S' },
 		{ "storm", required_argument, NULL, 'W' },
+		{ "handover", required_argument, NULL, 'H' },
 		{ "churn", required_argument, NULL, 'X' },
 		{ "churn-rate", required_argument, NULL, 'Y' },
 		{ "churn-full", required_argument, NULL, 'Z' },
@@ -4689,6 +4697,13 @@ static void _parse_args(int argc, char **argv)
 			if (errno || *end || (opt.storm_usec < 1) ||
 			    (opt.storm_usec > 10000000))
 				_die("--storm must be 1 to 10000000 (microseconds)");
+			break;
+		case 'H':
+			errno = 0;
+			opt.handover = strtol(optarg, &end, 10);
+			if (errno || *end || (end == optarg) ||
+			    (opt.handover < 0) || (opt.handover > 3600))
+				_die("--handover must be 0 to 3600 (seconds)");
 			break;
 		case 'p':
 			opt.plugin = optarg;
@@ -5049,6 +5064,12 @@ int main(int argc, char **argv)
 	}
 	_gate_set(true);
 
+	if (opt.handover >= 0) {
+		/* as _slurm_rpc_request_control() and the signal thread */
+		slurmctld_config.resume_backup = true;
+		slurmctld_config.shutdown_time = _frozen_now ?
+			_frozen_now - opt.handover : time(NULL) - opt.handover;
+	}
 	_phase("priority_g_fini");
 	if (priority_g_fini() != SLURM_SUCCESS)
 		_die("priority_g_fini failed");

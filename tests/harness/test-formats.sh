@@ -20,21 +20,11 @@
 #       this build: once per new format, when the format numbers change;
 #       the directories of the formats before stay as they are
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-H="$top_builddir/tests/harness/prism-harness"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-prism_dir="$top_builddir/src/plugin/.libs"
+# shellcheck source=tests/harness/lib.sh
+. "${top_srcdir:-.}/tests/harness/lib.sh"
 formats="$top_srcdir/tests/harness/formats"
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 now=1800000000
 policies="multifactor moab gridengine"
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # setup POLICY: $tmp/POLICY.conf and the world in $world
 setup() {

@@ -16,21 +16,11 @@
 #  - a bad policy file stops the plugin with one message naming the file
 #    and the line (table below), as slurmctld would refuse to start.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-H="$top_builddir/tests/harness/prism-harness"
+# shellcheck source=tests/harness/lib.sh
+. "${top_srcdir:-.}/tests/harness/lib.sh"
 W="$top_srcdir/tests/harness/worlds/ge.world"
 example="$top_srcdir/slurm-conf-examples/gridengine.conf"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-prism_dir="$top_builddir/src/plugin/.libs"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 now=1800000000
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # conf DIR PARAMS: DIR/slurm.conf with PriorityParameters=PARAMS
 conf() {

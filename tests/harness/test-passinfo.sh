@@ -15,22 +15,12 @@
 #    from pass 1 on) is counted: 0 in pass 2's figures (the state file is
 #    written after them), 1 in pass 3's.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-H="$top_builddir/tests/harness/prism-harness"
+# shellcheck source=tests/harness/lib.sh
+. "${top_srcdir:-.}/tests/harness/lib.sh"
 W="$top_srcdir/tests/harness/worlds/basic.world"
 C="$top_srcdir/tests/harness/basic.conf"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-prism_dir="$top_builddir/src/plugin/.libs"
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 now=1800000000
 F=priority_prism_pass
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # run NAME [OPTIONS...]: three passes in $tmp/NAME, the figures of passes
 # 1 and 2 copied to $tmp/NAME.1 and $tmp/NAME.2, pass 3's left in place

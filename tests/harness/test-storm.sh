@@ -14,21 +14,11 @@
 #  - the storm did keep the pass waiting (its longest wait for the lock).
 # The slice counts come from the pass's own log line (DebugFlags=Priority).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-H="$top_builddir/tests/harness/prism-harness"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-prism_dir="$top_builddir/src/plugin/.libs"
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+# shellcheck source=tests/harness/lib.sh
+. "${top_srcdir:-.}/tests/harness/lib.sh"
 now=1800000000
 # the storm's hold (microseconds): the slices under it hold 20 ms
 storm=200000
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # 10,000 jobs: a pass of some 80 slices of 1.5 ms when the lock is free
 sh "$top_srcdir/tests/harness/gen-world.sh" -s 7 -u 1000 -j 10000 \

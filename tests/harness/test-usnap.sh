@@ -19,21 +19,11 @@
 #    was not killed charges (nothing twice), and without the snapshot's
 #    times it would not.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-H="$top_builddir/tests/harness/prism-harness"
+# shellcheck source=tests/harness/lib.sh
+. "${top_srcdir:-.}/tests/harness/lib.sh"
 W="$top_srcdir/tests/harness/worlds/basic.world"
 C="$top_srcdir/tests/harness/basic.conf"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
-prism_dir="$top_builddir/src/plugin/.libs"
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 now=1800000000
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # run NAME STATEDIR NOW [OPTIONS...]: report into $tmp/NAME.out
 run() {
