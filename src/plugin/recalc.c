@@ -28,6 +28,7 @@
 #include "hold.h"
 #include "policy.h"
 #include "prism_passinfo.h"
+#include "prism_slice.h"
 #include "recalc.h"
 #include "state_file.h"
 #include "usage_slurm.h"
@@ -61,28 +62,12 @@ typedef struct {
 } pass_t;
 
 /*
- * The job lock is held for slices of about PRISM_SLICE_USEC microseconds
- * (counted from when the lock is taken, the first slice's setup and the
- * assoc_mgr locks included), so that the longest hold, overshoot and all,
- * stays within 2 ms when the lock was free (else see below); the clock is
- * read every PRISM_SLICE_CHECK jobs.
+ * The job lock is held for slices (prism_slice.h: about 1.5 ms when the
+ * lock was free, a tenth of the wait before when it was not), counted
+ * from when the lock is taken, the first slice's setup and the assoc_mgr
+ * locks included; the clock is read every PRISM_SLICE_CHECK jobs.
  */
-#define PRISM_SLICE_USEC 1500
 #define PRISM_SLICE_CHECK 16
-/*
- * A slice that waited long for the job lock holds it for up to a tenth of
- * that wait instead. slurmctld's locks are glibc's read-write locks, which
- * let a reader in while any other reader holds the lock: under a stream of
- * overlapping reads (squeue, scontrol show job from many clients) a writer
- * gets the lock only when the stream pauses, and a pass of short slices
- * waits for as many pauses as it has slices (a pass over 200,000 jobs did
- * not end in 11 minutes of continuous listings; priority/multifactor
- * waits once). With the hold a tenth of the wait, the pass needs about ten
- * times its work in waits, plus one, and each hold adds at most a tenth
- * to the wait that the lock's other users already had; a lock that is
- * free keeps the slices short.
- */
-#define PRISM_SLICE_WAIT_SHARE 10
 /* (a Grid Engine write-back looks each job up by id: read it more often) */
 #define PRISM_SLICE_CHECK_STORE 4
 
@@ -215,9 +200,7 @@ static void _slice_lock(slurmctld_lock_t lock, slice_t *slice, pass_t *pass)
 	       (slice->t0.tv_nsec - asked.tv_nsec) / 1000;
 	if (wait > pass->wait_max_usec)
 		pass->wait_max_usec = wait;
-	slice->budget_usec = wait / PRISM_SLICE_WAIT_SHARE;
-	if (slice->budget_usec < PRISM_SLICE_USEC)
-		slice->budget_usec = PRISM_SLICE_USEC;
+	slice->budget_usec = prism_slice_budget_usec(wait);
 }
 
 /*
@@ -298,9 +281,9 @@ static void _drain(ahead_t *a, const step_t *step, pass_t *pass)
 
 /*
  * Walk every job in short slices: each slice takes the job write lock and
- * the step's assoc_mgr locks, handles jobs until PRISM_SLICE_USEC has
- * passed, and lets go, so that RPCs waiting for the job lock get in
- * between. The walk keeps one iterator on job_list across slices: Slurm's
+ * the step's assoc_mgr locks, handles jobs until its budget
+ * (prism_slice.h) has passed, and lets go, so that RPCs waiting for the
+ * job lock get in between. The walk keeps one iterator on job_list across slices: Slurm's
  * list moves an iterator past a node that is removed and never reorders
  * job_list, so jobs submitted or purged between slices are handled
  * safely (a purged job is simply not met; a record is only touched while

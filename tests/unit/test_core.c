@@ -26,6 +26,7 @@ int main(void)
 	srunner_add_suite(runner, fs_suite());
 	srunner_add_suite(runner, state_suite());
 	srunner_add_suite(runner, passinfo_suite());
+	srunner_add_suite(runner, slice_suite());
 	srunner_add_suite(runner, usnap_suite());
 	srunner_add_suite(runner, usage_suite());
 	srunner_add_suite(runner, tres_suite());

@@ -15,6 +15,7 @@ extern Suite *format_suite(void);
 extern Suite *fs_suite(void);
 extern Suite *state_suite(void);
 extern Suite *passinfo_suite(void);
+extern Suite *slice_suite(void);
 extern Suite *usnap_suite(void);
 extern Suite *usage_suite(void);
 extern Suite *tres_suite(void);
