@@ -1,7 +1,8 @@
 #!/bin/bash
-# tests/cluster/test-diskfull.sh -- StateSaveLocation full on a real
-# cluster (issue 32, item 2; tests/harness/test-statesave.sh has the same
-# faults in the fake controller, and a read-only one): StateSaveLocation
+# tests/cluster/test-diskfull.sh -- StateSaveLocation full, then
+# read-only, on a real cluster (issue 32, item 2;
+# tests/harness/test-statesave.sh has the same faults in the fake
+# controller, and files that cannot be replaced): StateSaveLocation
 # is a 16 MiB tmpfs of the test's own mount namespace
 # (cluster-start.sh PRISM_STATE_TMPFS_KB). Four nodes run jobs of root
 # (three) and games (one) the whole time; users daemon and bin have jobs
@@ -17,12 +18,14 @@
 #       damaged or half-written (no NAME.new left behind)
 #   (d) room again: at the next pass each of those files logs one line
 #       that it was saved again, whole
-#   (e) slurmctld stopped (by its PID) and started again: Prism reads its
+#   (e), (f), (g) the same with the tmpfs remounted read-only for two
+#       passes, then read-write again
+#   (h) slurmctld stopped (by its PID) and started again: Prism reads its
 #       files without finding one damaged, and usage after a pass is
 #       neither lost nor charged twice
 # The same test runs with priority/multifactor as its reference:
 #   PRISM_PRIORITY_TYPE=priority/multifactor tests/cluster/test-diskfull.sh
-# ((c) and (d) are Prism's log lines; the rest holds for both).
+# ((c), (d), (f) and (g) are Prism's log lines; the rest holds for both).
 # Run it through tests/cluster/isolate.sh (a mount namespace of its own).
 #
 # Environment: PRISM_PLUGIN_DIR, PRISM_PRIORITY_TYPE (default
@@ -116,61 +119,81 @@ holds "$r_b > $r_a" && ((zero == 0)) && ok=0
 check "(a) with room: usage grows, every pending job has a priority" "$ok" \
     "root RawUsage $r_a -> $r_b; unprioritised=$zero; files: $(prism_files)"
 
-# ---------------------------------------------------------------- (b)
-mark=$(wc -l <"$LOGF")
-before=$(prism_files)
-log "(b) filling StateSaveLocation"
-dd if=/dev/zero of="$STATE/filler" bs=64k status=none 2>/dev/null || true
-# the last blocks, smaller than dd's
-dd if=/dev/zero of="$STATE/filler2" bs=512 status=none 2>/dev/null || true
-df -k "$STATE" | tail -n 1 >&2
-t_full=$EPOCHREALTIME
-r0=$(raw root physics)
-for k in 1 2 3; do
-    wait_charged_pass "disk full, $k" || check "(b) a pass with the disk full ($k)" 1
-done
-t1=$EPOCHREALTIME
-r1=$(raw root physics)
-zero=$(unprioritised)
-ok=1
-# root's three nodes, 24 CPUs (billing = CPUs): at least two passes'
-# worth charged, and no more than the time since the last saved pass
-holds "$r1 - $r0 >= 24 * 100 && $r1 <= $r_b + 24 * ($t1 - $t_b + 5)" && ((zero == 0)) && fs_agrees && ok=0
-check "(b) disk full for three passes: usage charged, priorities kept, sprio follows sshare" "$ok" \
-    "root RawUsage $r0 -> $r1 over $(awk -v a="$t_full" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s; unprioritised=$zero; daemon's fair-share term $(sprio -h -u daemon -o '%F' | head -n 1 | tr -d ' ') vs sshare $(sshare -n -P -A physics -u daemon -o Account,User,FairShare | awk -F'|' '$2 == "daemon" { print $3 }')"
-
-# ---------------------------------------------------------------- (c)
-if ((PRISM)); then
-    fails=$(tail -n +"$mark" "$LOGF" | grep -E 'error: priority/prism: cannot save ' |
-        sed -E 's/.*cannot save ([^:]+):.*/\1/' | sort | uniq -c | sed 's/^ *//' | tr '\n' ';' || true)
-    many=$(awk -v RS=';' 'NF == 2 && $1 > 1' <<<"$fails" | wc -l)
-    news=$(cd "$STATE" && ls -- *.new 2>/dev/null | tr '\n' ' ' || true)
+# fault WHAT PASSES MAKE UNDO B C D: a fault of StateSaveLocation that
+# MAKE makes and UNDO undoes, for PASSES passes; checks B (passes and
+# priorities go on), C (one error per file, no NAME.new left) and D (one
+# line per file when it is saved again)
+fault() {
+    local what=$1 passes=$2 make=$3 undo=$4 l_b=$5 l_c=$6 l_d=$7 k
+    local mark mark2 fails many news failed again missing f t0 r0 t1 r1 zero ok
+    mark=$(wc -l <"$LOGF")
+    t_b=$(pass_mtime)
+    r_b=$(raw root physics)
+    log "($l_b) $what"
+    $make
+    t0=$EPOCHREALTIME
+    r0=$(raw root physics)
+    for ((k = 1; k <= passes; k++)); do
+        wait_charged_pass "$what, $k" || check "($l_b) a pass with StateSaveLocation $what ($k)" 1
+    done
+    t1=$EPOCHREALTIME
+    r1=$(raw root physics)
+    zero=$(unprioritised)
     ok=1
-    [[ -n $fails ]] && ((many == 0)) && [[ -z $news ]] && ok=0
-    check "(c) one error per file whose saves fail, none per pass; no half-written file" "$ok" \
-        "errors per file: ${fails:-none}; .new files: ${news:-none}"
-fi
+    # root's three nodes, 24 CPUs (billing = CPUs): at least PASSES - 1
+    # passes' worth charged, and no more than the time since the last
+    # saved pass
+    holds "$r1 - $r0 >= 24 * 50 * ($passes - 1) && $r1 <= $r_b + 24 * ($t1 - $t_b + 5)" &&
+        ((zero == 0)) && fs_agrees && ok=0
+    check "($l_b) StateSaveLocation $what for $passes passes: usage charged, priorities kept, sprio follows sshare" "$ok" \
+        "root RawUsage $r0 -> $r1 over $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') s; unprioritised=$zero; daemon's fair-share term $(sprio -h -u daemon -o '%F' | head -n 1 | tr -d ' ') vs sshare $(sshare -n -P -A physics -u daemon -o Account,User,FairShare | awk -F'|' '$2 == "daemon" { print $3 }')"
 
-# ---------------------------------------------------------------- (d)
-rm -f "$STATE/filler" "$STATE/filler2"
-mark2=$(wc -l <"$LOGF")
-wait_saved_pass "room again" || check "(d) a pass saves its files again" 1
+    if ((PRISM)); then
+        fails=$(tail -n +"$mark" "$LOGF" | grep -E 'error: priority/prism: cannot save ' |
+            sed -E 's/.*cannot save ([^:]+):.*/\1/' | sort | uniq -c | sed 's/^ *//' | tr '\n' ';' || true)
+        many=$(awk -v RS=';' 'NF == 2 && $1 > 1' <<<"$fails" | wc -l)
+        news=$(cd "$STATE" && ls -- *.new 2>/dev/null | tr '\n' ' ' || true)
+        ok=1
+        [[ -n $fails ]] && ((many == 0)) && [[ -z $news ]] && ok=0
+        check "($l_c) $what: one error per file whose saves fail, none per pass; no half-written file" "$ok" \
+            "errors per file: ${fails:-none}; .new files: ${news:-none}"
+    fi
+
+    $undo
+    mark2=$(wc -l <"$LOGF")
+    wait_saved_pass "$what undone" || check "($l_d) a pass saves its files again" 1
+    if ((PRISM)); then
+        failed=$(sed -n 's/^\([0-9]*\) \(.*\)$/\2/p' <<<"$(tr ';' '\n' <<<"$fails")" | sort -u)
+        again=$(tail -n +"$mark2" "$LOGF" | grep -oE 'priority/prism: [a-z_]+ saved again, whole, after [0-9]+ failed saves' || true)
+        missing=""
+        for f in $failed; do
+            grep -q ": $f saved again" <<<"$again" || missing="$missing $f"
+        done
+        ok=1
+        [[ -n $again && -z $missing ]] && ok=0
+        check "($l_d) $what no more: each file logs once that it was saved again, whole" "$ok" \
+            "$(tr '\n' ';' <<<"${again:-none}")${missing:+ not for:$missing}"
+    fi
+}
+
+fill() {
+    dd if=/dev/zero of="$STATE/filler" bs=64k status=none 2>/dev/null || true
+    # the last blocks, smaller than dd's
+    dd if=/dev/zero of="$STATE/filler2" bs=512 status=none 2>/dev/null || true
+    df -k "$STATE" | tail -n 1 >&2
+}
+unfill() { rm -f "$STATE/filler" "$STATE/filler2"; }
+# (the tmpfs of this test's own mount namespace)
+readonly_on() { mount -o remount,ro "$STATE" || die "cannot remount $STATE read-only"; }
+readonly_off() { mount -o remount,rw "$STATE" || die "cannot remount $STATE read-write"; }
+
+before=$(prism_files)
+fault "full" 3 fill unfill b c d
+fault "read-only" 2 readonly_on readonly_off e f g
 t2=$(pass_mtime)
 r2=$(raw root physics)
-if ((PRISM)); then
-    failed=$(sed -n 's/^\([0-9]*\) \(.*\)$/\2/p' <<<"$(tr ';' '\n' <<<"$fails")" | sort -u)
-    again=$(tail -n +"$mark2" "$LOGF" | grep -oE 'priority/prism: [a-z_]+ saved again, whole, after [0-9]+ failed saves' || true)
-    missing=""
-    for f in $failed; do
-        grep -q ": $f saved again" <<<"$again" || missing="$missing $f"
-    done
-    ok=1
-    [[ -n $again && -z $missing ]] && ok=0
-    check "(d) room again: each file logs once that it was saved again, whole" "$ok" \
-        "$(tr '\n' ';' <<<"${again:-none}")${missing:+ not for:$missing}"
-fi
 
-# ---------------------------------------------------------------- (e)
+# ---------------------------------------------------------------- (h)
 mark3=$(wc -l <"$LOGF")
 "$HERE/cluster-restart-ctld.sh" "$DIR" >/dev/null 2>&1 || die "slurmctld did not restart"
 wait_saved_pass "after the restart" || true
@@ -180,7 +203,7 @@ damaged=$(tail -n +"$mark3" "$LOGF" | grep -c 'damaged' || true)
 zero=$(unprioritised)
 ok=1
 holds "$r3 >= $r2 && $r3 <= $r2 + 24 * ($t3 - $t2 + 5)" && ((damaged == 0 && zero == 0)) && ok=0
-check "(e) restarted after the fault: files read whole, usage neither lost nor charged twice" "$ok" \
+check "(h) restarted after the faults: files read whole, usage neither lost nor charged twice" "$ok" \
     "root RawUsage $r2 -> $r3 over $(awk -v a="$t2" -v b="$t3" 'BEGIN { printf "%.0f", b - a }') s; damaged=$damaged, unprioritised=$zero; files before the fault: $before, now: $(prism_files)"
 
 FINISHED=1
