@@ -77,6 +77,18 @@ packages=(
 )
 # A SUITE-clean root gets none of them: it is a new machine.
 
+# Packages added to a root that was made with the list above: installed on
+# top of it, with a marker of their own, so that the root stays the same
+# root for what was built on it (scripts/slurm-build.sh keys its Slurm
+# builds on the first marker: a change here remakes none of them). A new
+# package goes here; the list above changes only with a new suite.
+later_packages=(
+	# prism metrics --listen, in the package built in the root
+	libmicrohttpd-dev
+	# the compiler cache of the builds in the root (scripts/root-suite.sh)
+	ccache
+)
+
 # ---------------------------------------------------------------- helpers
 
 # host_entries: the machine's "deb" entries, one per suite and URI:
@@ -240,25 +252,31 @@ install_packages() {
 }
 
 cmd_ensure() {
-	local mirror marker want t0=$SECONDS extra=()
+	local mirror marker want later_marker later_want t0=$SECONDS extra=()
 	[ "$(id -u)" -eq 0 ] || die "ensure needs root"
 	marker="$root/.prism-root-ready"
 	# shellcheck disable=SC2206  # a space-separated list on purpose
 	extra=(${PRISM_ROOT_EXTRA_PACKAGES:-})
-	[ -z "$clean" ] || packages=()
+	[ -z "$clean" ] || packages=() later_packages=()
 	want=$(printf '%s\n' "$suite" "${packages[@]}" "${extra[@]}")
+	later_marker="$root/.prism-root-later"
+	later_want=$(printf '%s\n' "${later_packages[@]}")
 	# a shared lock to look (runs hold one too), an exclusive one to build
 	lock_root -s
-	if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ]; then
+	if root_ready && later_ready; then
 		log "cached $root"
 		return 0
 	fi
 	lock_root -x
-	if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ]; then
-		log "cached $root (made meanwhile)"
+	if root_ready; then
+		if later_ready; then
+			log "cached $root (made meanwhile)"
+		else
+			install_later
+		fi
 		return 0
 	fi
-	rm -f "$marker"
+	rm -f "$marker" "$later_marker"
 
 	if ! command -v debootstrap >/dev/null; then
 		timed "install debootstrap on the host" sh -c \
@@ -292,7 +310,26 @@ cmd_ensure() {
 			die "installing packages in $root failed"
 	fi
 	printf '%s\n' "$want" >"$marker"
+	install_later
 	log "ready: $root ($((SECONDS - t0)) s; $(du -sh --one-file-system "$root" | cut -f 1))"
+}
+
+# (cmd_ensure's) the root was made with this list of packages
+root_ready() { [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ]; }
+# (cmd_ensure's) and has the later ones
+later_ready() {
+	[ ${#later_packages[@]} -eq 0 ] ||
+		{ [ -f "$later_marker" ] && [ "$(cat "$later_marker")" = "$later_want" ]; }
+}
+
+# install_later: the later packages on top of a ready root (exclusive lock)
+install_later() {
+	[ ${#later_packages[@]} -gt 0 ] || return 0
+	rm -f "$later_marker"
+	write_root_config
+	timed "later packages" install_packages "${later_packages[@]}" ||
+		die "installing ${later_packages[*]} in $root failed"
+	printf '%s\n' "$later_want" >"$later_marker"
 }
 
 # ---------------------------------------------------------------- run

@@ -82,14 +82,30 @@ root_run() {
 	return "$rc"
 }
 
+# The builds in the root (Prism's, its make check's programs, the
+# package's) compile through ccache, installed there by debian-root.sh's
+# later packages, with a cache on the host bound in the root: the one the
+# host's builds use (PRISM_CCACHE_DIR, scripts/test.sh) with ".roots" added
+# (the roots' compilers are not the host's); PRISM_CCACHE_DIR=none: none.
+# A root without ccache compiles as before.
+ccache_host=
+if [ "${PRISM_CCACHE_DIR:-}" != none ]; then
+	ccache_host=${PRISM_CCACHE_DIR:-/var/cache/prism/ccache}.roots
+fi
+
 # run_in [--host-net] -- CMD: CMD in the root, in the copy
 run_in() {
-	local net=()
+	local net=() cc=() env=
 	if [ "${1:-}" = --host-net ]; then
 		net=(--host-net)
 		shift
 	fi
-	root_run "${net[@]}" -- bash -c "cd $src && $*"
+	if [ -n "$ccache_host" ]; then
+		mkdir -p "$ccache_host"
+		cc=(--bind "$ccache_host:/var/cache/prism-ccache")
+		env='export CCACHE_DIR=/var/cache/prism-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=2G PATH=/usr/lib/ccache:$PATH; '
+	fi
+	root_run "${net[@]}" "${cc[@]}" -- bash -c "$env""cd $src && $*"
 }
 
 # the directory, on the host, that is $src in the root

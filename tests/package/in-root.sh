@@ -153,6 +153,33 @@ ctld_stop() { # stop the slurmctld this script started, by its PID
 	kill -KILL "$pid" 2>/dev/null
 }
 
+scrape() { # scrape PORT: GET /metrics from 127.0.0.1:PORT (bash's /dev/tcp)
+	local r
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+	r=$(cat <&3)
+	exec 3<&-
+	printf '%s\n' "$r"
+}
+
+# listen_check: prism metrics --listen is built in: a scrape gets the
+# controller's figures (this namespace's own loopback)
+listen_check() {
+	local pid body='' port=9811
+	prism metrics --listen "127.0.0.1:$port" >/tmp/listen.out 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do
+		body=$(scrape "$port" 2>/dev/null) && [ -n "$body" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	check "(d) prism metrics --listen serves the metrics over HTTP" \
+		"$(ok grep -q '^prism_info{' <<<"$body")" \
+		"$(head -n 1 <<<"$body") $(head -c 300 /tmp/listen.out)"
+}
+
 priority_type() {
 	scontrol show config | awk -F' = ' '$1 ~ /^PriorityType *$/ { print $2 }'
 }
@@ -174,6 +201,7 @@ cmd_run() {
 	ctl=$(/usr/sbin/slurmctld -V | awk '{ print $2 }')
 	check "(d) prism --version names this Slurm ($ver; slurmctld $ctl)" \
 		"$(ok grep -F "Slurm $ctl" <<<"$ver")"
+	listen_check
 	check "(d) man prism renders" \
 		"$(MANWIDTH=80 man -P cat prism 2>/dev/null | grep -q 'explain'; echo $?)"
 	check "(d) man priority_prism renders" \

@@ -20,8 +20,9 @@
 #  then, in the root's own network namespace (tests/package/in-root.sh):
 #  (d) slurmctld starts with PriorityType=priority/prism from the installed
 #      files alone (no PluginDir), a pending job has a priority in sprio,
-#      `prism --version` names the controller's Slurm release, `man prism`
-#      and `man priority_prism` render;
+#      `prism --version` names the controller's Slurm release, `prism
+#      metrics --listen` answers a scrape with the controller's figures,
+#      `man prism` and `man priority_prism` render;
 #  (e) after apt-get remove, slurmctld starts with priority/multifactor on
 #      the same StateSaveLocation; after purge every file there is still
 #      there.
