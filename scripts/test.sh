@@ -282,7 +282,15 @@ fi
 release_suites=()
 if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -z "${PRISM_SKIP_RELEASES:-}" ]; then
 	for r in ${PRISM_RELEASE_SUITES-25.11.7 26.05.3}; do
-		[ -f "$releases_dir/slurm-$r.tar.gz" ] && release_suites+=("$r")
+		if [ -f "$releases_dir/slurm-$r.tar.gz" ]; then
+			release_suites+=("$r")
+		else
+			# a suite asked for and not run is a failed step, not a
+			# silent gap
+			sched_step "Slurm $r built from source" cpu "" 1 \
+				sh -c 'echo "FAIL: no $1 in $2: set PRISM_SLURM_RELEASES to the directory of the release tarballs (or PRISM_RELEASE_SUITES to the releases to check)"; exit 1' \
+				sh "slurm-$r.tar.gz" "$releases_dir"
+		fi
 	done
 fi
 for r in ${release_suites[@]+"${release_suites[@]}"}; do
