@@ -30,18 +30,11 @@
 # The explain view itself is tested by tests/cli/test_cli_diag (records
 # made up there) and against a live controller by tests/cluster.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+# shellcheck source=tests/lib.sh
+. "${top_srcdir:-.}/tests/lib.sh"
 P="$top_builddir/src/cli/prism"
 example="$top_srcdir/slurm-conf-examples/prism-moab.conf"
 compat_dir="$top_srcdir/tests/cli/compat"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 # run ARGS...: exit status in $rc, stdout in $tmp/out, stderr in $tmp/err
 run() {

@@ -13,14 +13,8 @@
 #    query, and every family a query names is one `prism metrics` writes
 #    (the texts of test_cli_metrics, under every policy).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib.sh
+. "${top_srcdir:-.}/tests/lib.sh"
 units="prism-metrics.service prism-metrics-textfile.service prism-metrics-textfile.timer"
 cli=$(cd "$top_builddir/src/cli" && pwd)
 

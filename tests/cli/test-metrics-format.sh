@@ -11,12 +11,8 @@ command -v promtool >/dev/null 2>&1 || {
 	echo "SKIP: no promtool (apt-get install prometheus)"
 	exit 77
 }
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source=tests/lib.sh
+. "${top_srcdir:-.}/tests/lib.sh"
 
 printf '# HELP x_total A counter.\n# TYPE x_total counter\nx_total{a="b"} notanumber\n' \
 	>"$tmp/bad.txt"
