@@ -1,0 +1,267 @@
+#!/bin/sh
+# tests/bench/cpu-valgrind.sh - CPU of one steady recalculation pass,
+# priority/prism vs priority/multifactor, counted by valgrind (issue 34,
+# "CPU per pass, measured without noise").
+#
+# Timings on a shared VM move +-40%; valgrind's counts do not depend on
+# load.  For every world (generated once by tests/harness/gen-world.sh),
+# algorithm (Fair Tree, classic = PriorityFlags=NO_FAIR_TREE) and plugin
+# it runs the fake controller (tests/harness/prism-harness) under
+#   valgrind --tool=cachegrind --cache-sim=yes
+# twice, the same way as tests/bench/run.sh (--now 1763700000 --last-ran
+# now-600 --calc-period 1 --advance 300) but with --passes 1 and with
+# --passes 2.  Valgrind 3.19 has no cachegrind client requests to switch
+# counting on and off, so the second (steady) pass's cost is the
+# difference of the two runs' totals (all threads: cachegrind counts
+# every thread, valgrind runs them one at a time):
+#   Ir           instructions executed
+#   LL misses    DLmr + DLmw: simulated last-level cache data misses
+#                (read + write)
+# The first pass, which also allocates (Prism's fair-share arrays), is
+# in both runs and cancels out.  Prints a markdown table on stdout: one
+# row per (jobs, assocs, algorithm, plugin), a ratio row prism /
+# multifactor, and the wall time of each valgrind run (information
+# only; progress on stderr).  A run that fails, or a difference that is
+# not positive, is shown as such, never as a number.  Exit status 0 when
+# every configuration gave positive differences.  See README.
+#
+# Environment:
+#   BENCH_SIZES    list of JOBSxASSOCS (k = 1000, M = 1000000: nominal
+#                  pending jobs, user associations); default
+#                  "10kx10k 10kx100k 100kx10k" (~1 h on a 2-vCPU VM).
+#                  "100kx100k 1Mx10k" work too but are slow under
+#                  valgrind (each run ~30-50x the native time; 1M jobs
+#                  needs several GB of RAM per process); "small": 10kx10k
+#   BENCH_ALGOS    "fairtree classic" (default)
+#   BENCH_SEED     gen-world.sh seed (1)
+#   BENCH_KEEP     directory to keep worlds, confs, cachegrind files,
+#                  reports and valgrind logs (one subdirectory per size)
+#   BENCH_TIMEOUT  harness --timeout per phase (3600 s, the most it takes:
+#                  valgrind is slow)
+#   BENCH_LL       cachegrind --LL=SIZE,ASSOC,LINE (e.g. 33554432,16,64);
+#                  default: cachegrind's own choice from the CPU (printed)
+#   BENCH_REPORT   harness --report: none (default) or jobs
+#   BENCH_NICE     nice level of the valgrind runs (19)
+#   BENCH_BUILD    1 (default): make the harness and the plugin first
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_builddir:-$(cd "$here/../.." && pwd)}
+src=${top_srcdir:-$top}
+H="$top/tests/harness/prism-harness"
+slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+prism_dir="$top/src/plugin/.libs"
+now=1763700000
+last_ran=$((now - 600))
+seed=${BENCH_SEED:-1}
+algos=${BENCH_ALGOS:-fairtree classic}
+timeout=${BENCH_TIMEOUT:-3600}
+report=${BENCH_REPORT:-none}
+nicelevel=${BENCH_NICE:-19}
+
+case ${BENCH_SIZES:-default} in
+default) sizes="10kx10k 10kx100k 100kx10k" ;;
+small) sizes="10kx10k" ;;
+*) sizes=$BENCH_SIZES ;;
+esac
+case $report in
+none | jobs) ;;
+*) echo "cpu-valgrind.sh: BENCH_REPORT must be none or jobs" >&2; exit 2 ;;
+esac
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "cpu-valgrind.sh: valgrind not found" >&2
+	exit 1
+fi
+if [ "${BENCH_BUILD:-1}" = 1 ]; then
+	make -s -C "$top" tests/harness/prism-harness \
+		src/plugin/priority_prism.la >&2 || exit 1
+fi
+if [ ! -x "$H" ] || [ ! -f "$prism_dir/priority_prism.so" ]; then
+	echo "cpu-valgrind.sh: build first (make; make tests/harness/prism-harness)" >&2
+	exit 1
+fi
+
+if [ -n "${BENCH_KEEP:-}" ]; then
+	tmp=$BENCH_KEEP
+	mkdir -p "$tmp" || exit 1
+else
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+fi
+
+ll_opt=""
+if [ -n "${BENCH_LL:-}" ]; then
+	ll_opt="--LL=$BENCH_LL"
+fi
+
+# "10k" -> 10000, "1M" -> 1000000
+num() {
+	case $1 in
+	*k) echo $((${1%k} * 1000)) ;;
+	*M) echo $((${1%M} * 1000000)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+secs_since() {
+	awk -v a="$1" -v b="$(date +%s)" 'BEGIN { printf "%d", b - a }'
+}
+
+# mkconf FLAGS > slurm.conf: tests/harness/big.conf with PriorityFlags
+# (as run.sh).
+mkconf() {
+	cat "$src/tests/harness/big.conf"
+	if [ -n "$1" ]; then
+		echo "PriorityFlags=$1"
+	fi
+}
+
+# vgrun NAME CONF PLUGIN PASSES: NAME.cg, NAME.out, NAME.err; prints the
+# run's wall seconds on stdout; status 1 when the run failed
+vgrun() {
+	v_name=$1 v_conf=$2 v_plugin=$3 v_passes=$4
+	v_t0=$(date +%s)
+	# shellcheck disable=SC2086 # $ll_opt: empty or one word
+	nice -n "$nicelevel" valgrind --tool=cachegrind --cache-sim=yes \
+		$ll_opt --cachegrind-out-file="$v_name.cg" \
+		"$H" --conf "$v_conf" --world "$d/world" --plugin "$v_plugin" \
+		--plugindir "$prism_dir:$slurm_dir" --now "$now" \
+		--timeout "$timeout" --last-ran "$last_ran" \
+		--passes "$v_passes" --calc-period 1 --advance 300 \
+		--report "$report" >"$v_name.out" 2>"$v_name.err"
+	v_rc=$?
+	secs_since "$v_t0"
+	if [ "$v_rc" != 0 ] || ! grep -q '^summary:' "$v_name.cg" 2>/dev/null; then
+		echo "cpu-valgrind.sh: $v_plugin --passes $v_passes failed (exit $v_rc); see $v_name.err:" >&2
+		grep -v '^==[0-9]*==' "$v_name.err" | sed -n '1,5s/^/    /p' >&2
+		return 1
+	fi
+	return 0
+}
+
+# counts FILE.cg -> "Ir DLmr+DLmw DLmr DLmw" from the summary line, by
+# the names of the events line
+counts() {
+	awk '
+	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+	/^summary:/ { for (i = 2; i <= NF; i++) v[i] = $i }
+	END {
+		if (!("Ir" in col) || !("DLmr" in col) || !("DLmw" in col)) exit 1
+		printf "%s %s %s %s\n", v[col["Ir"]],
+			v[col["DLmr"]] + v[col["DLmw"]], v[col["DLmr"]], v[col["DLmw"]]
+	}' "$1"
+}
+
+# sub2 "A1 B1 C1 D1" "A2 B2 C2 D2" -> "A2-A1 B2-B1 ...", or "bad" when
+# Ir or DLmr+DLmw did not grow.  DLmr or DLmw alone may go down by a
+# few: two runs' counts differ a little (thread switches, addresses),
+# which matters only where a pass misses almost nothing (a huge LL)
+sub2() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " "); out = ""
+		for (i = 1; i <= n; i++) {
+			dd = y[i] - x[i]
+			if (i <= 2 && dd <= 0) { print "bad"; exit }
+			out = out (i > 1 ? " " : "") sprintf("%.0f", dd)
+		}
+		print out
+	}'
+}
+
+# thousands separators
+th() {
+	awk -v n="$1" 'BEGIN {
+		sg = n < 0 ? "-" : ""; s = sprintf("%.0f", n < 0 ? -n : n); o = ""
+		while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+		print sg s o
+	}'
+}
+
+start=$(date +%s)
+failed=0
+ll_desc=""
+echo "# prism vs multifactor, one steady pass under cachegrind: tests/bench/cpu-valgrind.sh (BENCH_SIZES=${BENCH_SIZES:-default}, BENCH_ALGOS=$algos, seed $seed${BENCH_LL:+, BENCH_LL=$BENCH_LL})"
+echo
+echo "Steady pass = counts(--passes 2) - counts(--passes 1), all threads. LL misses = DLmr + DLmw."
+echo
+echo "| jobs (pending) | assocs | algo | plugin | Ir (steady pass) | LL data misses (steady pass) | DLmr | DLmw | Ir, --passes 1 run | valgrind s (1 pass / 2 passes) |"
+echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+for size in $sizes; do
+	jl=${size%x*} al=${size#*x}
+	pend=$(num "$jl") users=$(num "$al")
+	# gen-world.sh makes ~87.6% of its jobs pending (as run.sh)
+	njobs=$((pend * 1142 / 1000))
+	t0=$(date +%s)
+	d="$tmp/$size"
+	mkdir -p "$d" || exit 1
+	echo "cpu-valgrind.sh: world $size: gen-world.sh -s $seed -u $users -j $njobs" >&2
+	sh "$src/tests/harness/gen-world.sh" -s "$seed" -u "$users" \
+		-j "$njobs" >"$d/world" || { echo "cpu-valgrind.sh: gen-world.sh failed" >&2; exit 1; }
+	npend=$(awk '$1 == "job" && !/ state=R/ { n++ } END { print n + 0 }' "$d/world")
+	nassoc=$(awk '$1 == "assoc" { n++ } END { print n + 0 }' "$d/world")
+	for algo in $algos; do
+		case $algo in
+		fairtree) flags="" ;;
+		classic) flags="NO_FAIR_TREE" ;;
+		*) echo "cpu-valgrind.sh: unknown algorithm $algo" >&2; exit 2 ;;
+		esac
+		mkconf "$flags" >"$d/$algo.conf"
+		mf="" pr=""
+		for plugin in multifactor prism; do
+			n="$d/$algo.$plugin"
+			echo "cpu-valgrind.sh:   $size $algo $plugin --passes 1" >&2
+			s1=$(vgrun "$n.p1" "$d/$algo.conf" "priority/$plugin" 1)
+			ok1=$?
+			s2="-" ok2=1
+			if [ "$ok1" = 0 ]; then
+				echo "cpu-valgrind.sh:   $size $algo $plugin --passes 2 (1 pass: $s1 s)" >&2
+				s2=$(vgrun "$n.p2" "$d/$algo.conf" "priority/$plugin" 2)
+				ok2=$?
+			fi
+			if [ -z "$ll_desc" ] && [ -f "$n.p1.cg" ]; then
+				ll_desc=$(sed -n 's/^desc: LL cache: *//p' "$n.p1.cg")
+				# what cachegrind read from the CPU, when it changed it
+				ll_cpu=$(sed -n 's/.*warning: specified LL cache: *//p' "$n.p1.err" | head -n 1)
+				[ -z "$ll_cpu" ] || ll_desc="$ll_desc (the CPU reported: $ll_cpu)"
+			fi
+			lbl="| $jl ($npend) | $al ($nassoc) | $algo | $plugin"
+			if [ "$ok1" != 0 ] || [ "$ok2" != 0 ]; then
+				if [ "$ok1" != 0 ]; then what="--passes 1"; else what="--passes 2"; fi
+				echo "$lbl | FAILED ($what run) | - | - | - | - | $s1 / $s2 |"
+				failed=$((failed + 1))
+				continue
+			fi
+			if ! c1=$(counts "$n.p1.cg") || ! c2=$(counts "$n.p2.cg"); then
+				echo "$lbl | FAILED (no Ir/DLmr/DLmw in cachegrind file) | - | - | - | - | $s1 / $s2 |"
+				failed=$((failed + 1))
+				continue
+			fi
+			diff=$(sub2 "$c1" "$c2")
+			if [ "$diff" = bad ]; then
+				echo "$lbl | NOT POSITIVE (1 pass: $c1; 2 passes: $c2) | - | - | - | - | $s1 / $s2 |"
+				failed=$((failed + 1))
+				continue
+			fi
+			# shellcheck disable=SC2086 # split the four counts
+			set -- $diff
+			echo "$lbl | $(th "$1") | $(th "$2") | $(th "$3") | $(th "$4") | $(th "${c1%% *}") | $s1 / $s2 |"
+			if [ "$plugin" = multifactor ]; then mf=$diff; else pr=$diff; fi
+			[ -n "${BENCH_KEEP:-}" ] || rm -f "$n".p?.out
+		done
+		if [ -n "$mf" ] && [ -n "$pr" ]; then
+			awk -v jl="$jl" -v al="$al" -v algo="$algo" -v m="$mf" -v p="$pr" 'BEGIN {
+				split(m, a, " "); split(p, b, " ")
+				for (i = 1; i <= 4; i++)
+					r[i] = a[i] > 0 ? sprintf("%.3f", b[i] / a[i]) : "-"
+				printf "| %s | %s | %s | **prism / multifactor** | **%s** | **%s** | %s | %s | | |\n",
+					jl, al, algo, r[1], r[2], r[3], r[4]
+			}'
+		fi
+	done
+	[ -n "${BENCH_KEEP:-}" ] || rm -f "$d/world"
+	echo "cpu-valgrind.sh: world $size done in $(secs_since "$t0") s" >&2
+done
+echo
+echo "LL cache as cachegrind simulated it: ${ll_desc:-unknown}${BENCH_LL:+ (BENCH_LL=$BENCH_LL)}; $(valgrind --version)."
+echo "Total run time $(secs_since "$start") s on $(nproc) CPUs; $failed failed configuration(s)."
+[ "$failed" -eq 0 ]
