@@ -84,40 +84,15 @@ if [ ! -x "$H" ] || [ ! -f "$prism_dir/priority_prism.so" ]; then
 	exit 1
 fi
 
-if [ -n "${BENCH_KEEP:-}" ]; then
-	tmp=$BENCH_KEEP
-	mkdir -p "$tmp" || exit 1
-else
-	tmp=$(mktemp -d) || exit 1
-	trap 'rm -rf "$tmp"' EXIT
-fi
+prog=${0##*/}
+# shellcheck source=tests/bench/lib.sh
+. "$here/lib.sh"
 
 ll_opt=""
 if [ -n "${BENCH_LL:-}" ]; then
 	ll_opt="--LL=$BENCH_LL"
 fi
 
-# "10k" -> 10000, "1M" -> 1000000
-num() {
-	case $1 in
-	*k) echo $((${1%k} * 1000)) ;;
-	*M) echo $((${1%M} * 1000000)) ;;
-	*) echo "$1" ;;
-	esac
-}
-
-secs_since() {
-	awk -v a="$1" -v b="$(date +%s)" 'BEGIN { printf "%d", b - a }'
-}
-
-# mkconf FLAGS > slurm.conf: tests/harness/big.conf with PriorityFlags
-# (as run.sh).
-mkconf() {
-	cat "$src/tests/harness/big.conf"
-	if [ -n "$1" ]; then
-		echo "PriorityFlags=$1"
-	fi
-}
 
 # vgrun NAME CONF PLUGIN PASSES: NAME.cg, NAME.out, NAME.err; prints the
 # run's wall seconds on stdout; status 1 when the run failed
@@ -211,23 +186,13 @@ echo "| jobs (pending) | assocs | algo | plugin | Ir (steady pass) | LL data mis
 echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|"
 for size in $sizes; do
 	jl=${size%x*} al=${size#*x}
-	pend=$(num "$jl") users=$(num "$al")
-	# gen-world.sh makes ~87.6% of its jobs pending (as run.sh)
-	njobs=$((pend * 1142 / 1000))
 	t0=$(date +%s)
 	d="$tmp/$size"
-	mkdir -p "$d" || exit 1
-	echo "cpu-valgrind.sh: world $size: gen-world.sh -s $seed -u $users -j $njobs" >&2
-	sh "$src/tests/harness/gen-world.sh" -s "$seed" -u "$users" \
-		-j "$njobs" >"$d/world" || { echo "cpu-valgrind.sh: gen-world.sh failed" >&2; exit 1; }
+	make_world "$size" "$d" "$seed"
 	npend=$(awk '$1 == "job" && !/ state=R/ { n++ } END { print n + 0 }' "$d/world")
 	nassoc=$(awk '$1 == "assoc" { n++ } END { print n + 0 }' "$d/world")
 	for algo in $algos; do
-		case $algo in
-		fairtree) flags="" ;;
-		classic) flags="NO_FAIR_TREE" ;;
-		*) echo "cpu-valgrind.sh: unknown algorithm $algo" >&2; exit 2 ;;
-		esac
+		flags=$(algo_flags "$algo") || exit 2
 		mkconf "$flags" >"$d/$algo.conf"
 		mf="" pr=""
 		for plugin in multifactor prism; do

@@ -59,34 +59,10 @@ if [ ! -x "$H" ] || [ ! -f "$prism_dir/priority_prism.so" ]; then
 	exit 1
 fi
 
-if [ -n "${BENCH_KEEP:-}" ]; then
-	tmp=$BENCH_KEEP
-	mkdir -p "$tmp" || exit 1
-else
-	tmp=$(mktemp -d) || exit 1
-	trap 'rm -rf "$tmp"' EXIT
-fi
+prog=${0##*/}
+# shellcheck source=tests/bench/lib.sh
+. "$here/lib.sh"
 
-# "10k" -> 10000, "1M" -> 1000000
-num() {
-	case $1 in
-	*k) echo $((${1%k} * 1000)) ;;
-	*M) echo $((${1%M} * 1000000)) ;;
-	*) echo "$1" ;;
-	esac
-}
-
-secs_since() {
-	awk -v a="$1" -v b="$(date +%s)" 'BEGIN { printf "%d s", b - a }'
-}
-
-# mkconf FLAGS > slurm.conf: tests/harness/big.conf with PriorityFlags.
-mkconf() {
-	cat "$src/tests/harness/big.conf"
-	if [ -n "$1" ]; then
-		echo "PriorityFlags=$1"
-	fi
-}
 
 # run NAME CONF PLUGIN [harness options]: NAME.bench, NAME.out, NAME.err
 run() {
@@ -253,29 +229,18 @@ echo
 header
 for size in $sizes; do
 	jl=${size%x*} al=${size#*x}
-	pend=$(num "$jl") users=$(num "$al")
-	# gen-world.sh makes ~87.6% of its jobs pending (incl. held and
-	# future-begin jobs); ask for enough jobs to get ~pend pending ones
-	njobs=$((pend * 1142 / 1000))
+	t0=$(date +%s)
+	d="$tmp/$size"
+	make_world "$size" "$d" "$seed"
 	reps=${BENCH_REPEAT:-}
 	if [ -z "$reps" ]; then
 		if [ "$pend" -ge 1000000 ]; then reps=1; else reps=3; fi
 	fi
-	t0=$(date +%s)
-	d="$tmp/$size"
-	mkdir -p "$d" || exit 1
-	echo "run.sh: world $size: gen-world.sh -s $seed -u $users -j $njobs" >&2
-	sh "$src/tests/harness/gen-world.sh" -s "$seed" -u "$users" \
-		-j "$njobs" >"$d/world" || { echo "run.sh: gen-world.sh failed" >&2; exit 1; }
 	mkconf "" >"$d/base.conf"
 	run "$d/basic" "$d/base.conf" priority/basic --pass none \
 		--report none || { failed=$((failed + 1)); continue; }
 	for algo in $algos; do
-		case $algo in
-		fairtree) flags="" ;;
-		classic) flags="NO_FAIR_TREE" ;;
-		*) echo "run.sh: unknown algorithm $algo" >&2; exit 2 ;;
-		esac
+		flags=$(algo_flags "$algo") || exit 2
 		mkconf "$flags" >"$d/$algo.conf"
 		ok=1
 		for plugin in multifactor prism; do
@@ -311,8 +276,8 @@ for size in $sizes; do
 		[ -n "${BENCH_KEEP:-}" ] || rm -f "$d"/$algo.*.out
 	done
 	[ -n "${BENCH_KEEP:-}" ] || rm -f "$d/world" "$d"/*.out
-	echo "run.sh: world $size done in $(secs_since "$t0")" >&2
+	echo "run.sh: world $size done in $(secs_since "$t0") s" >&2
 done
 echo
-echo "Total run time $(secs_since "$start") on $(nproc) CPUs; $failed failed configuration(s)."
+echo "Total run time $(secs_since "$start") s on $(nproc) CPUs; $failed failed configuration(s)."
 [ "$failed" -eq 0 ]
