@@ -138,7 +138,10 @@ wait_dead() {
 # landed LAST_BEFORE -- where a kill landed, from the files it left
 landed() {
     local new s l
-    new=$(cd "$STATE" && ls -- *.new 2>/dev/null | tr '\n' ' ')
+    # Prism's files only (priority_*): slurmctld's own saves (job_state,
+    # fed_mgr_state, ...) run in their own thread at any moment, and a kill
+    # can land in one of them; that says nothing of where it hit Prism
+    new=$(cd "$STATE" && ls -- priority_*.new 2>/dev/null | tr '\n' ' ')
     s=$(snap_pass)
     l=$(state_last)
     if [[ $new == "priority_prism_state.new " && -n $s ]] && ((s > l)); then
