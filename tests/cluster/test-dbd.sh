@@ -18,7 +18,17 @@
 #   (e) a user association added after slurmdbd is back (user sys in
 #       account chem) appears in sshare, and a job of it is charged from
 #       then on
-#   (f) the priority plugin logged no error while slurmdbd was down
+#   (g) slurmctld stopped; a user association added (user man, account
+#       physics) while it is away; slurmdbd stopped; slurmctld started
+#       again with slurmdbd down: it runs from its cache (the association
+#       unknown to it), daemon's usage is what it was and is charged at
+#       the next pass, a pending job gets its priority
+#   (h) slurmdbd started: slurmctld leaves its cache and replaces every
+#       association record with the database's (assoc_mgr_refresh_lists,
+#       usage carried over); the association added while it was away
+#       appears in sshare, and its job is charged from then on; daemon's
+#       usage is neither lost nor doubled by the change of records
+#   (f) the priority plugin logged no error from the first outage on
 # The same test runs with the priority/multifactor as its reference:
 #   PRISM_PRIORITY_TYPE=priority/multifactor tests/cluster/test-dbd.sh
 # (each check holds for both).
@@ -74,6 +84,7 @@ wait_pass() {
 holds() { awk "BEGIN { exit !($1) }"; }
 dbd_queue() { sdiag 2>/dev/null | awk -F: '/DBD Agent queue size/ { gsub(/ /, "", $2); print $2 }'; }
 state_of() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2; }
+running() { [[ $(state_of "$1") == RUNNING ]]; }
 
 submit() { # submit USER SBATCH_ARGS... -- job id
     local user=$1
@@ -175,9 +186,65 @@ check "(e) an association added after slurmdbd is back is charged from then on" 
     "sys RawUsage ${s0:-none} -> ${s1:-none}"
 scancel "$J_S" 2>/dev/null || true
 
+# ---------------------------------------------------------------- (g)
+# a whole-node job of daemon runs through the controller's restart
+J_G=$(submit daemon -A physics -p low -w node1 -N 1 --exclusive -t 60 -J dbd-cache --wrap 'sleep 3600')
+wait_for "$LIMIT_SCHED" "daemon's job running" running "$J_G" ||
+    die "daemon's job did not start"
+wait_pass "daemon's job charged before the restart"
+g0=$(raw daemon physics)
+t_g0=$SECONDS
+log "stopping slurmctld; adding user man (account physics) while it is away"
+stop_recorded "$DIR" slurmctld 60
+sacctmgr -i add user man account=physics fairshare=10 >/dev/null ||
+    die "sacctmgr could not add user man"
+log "stopping slurmdbd; starting slurmctld without it"
+stop_recorded "$DIR" slurmdbd
+start_slurmctld "$DIR" || die "slurmctld did not start with slurmdbd down"
+has_man() { sshare -a -n -P -A physics -o Account,User 2>/dev/null | grep -q '|man$'; }
+g1=$(raw daemon physics)
+# a job that waits (node1 is daemon's): its priority is computed
+J_P=$(submit bin -A chem -p low -w node1 -N 1 --exclusive -t 10 -J dbd-pending --wrap 'sleep 60')
+wait_pass "slurmctld from its cache, 1"
+g2=$(raw daemon physics)
+t_g2=$SECONDS
+p2=$(squeue -h -j "$J_P" -o %Q 2>/dev/null | tr -d ' ')
+want=$((CPUS * 60 / 2))
+ok=1
+# (usage kept: g1 is g0, less a few seconds' decay, plus at most the
+# charge of the time since g0 where a pass came in between)
+! has_man && holds "${g1:-0} >= $g0 * 0.9 && ${g1:-0} <= $g0 + $CPUS * ($SECONDS - $t_g0 + 10) && $g2 - $g1 > $want && ${p2:-0} > 0" && ok=0
+check "(g) slurmctld started with slurmdbd down runs from its cache: usage kept and charged, priorities computed" "$ok" \
+    "daemon RawUsage before the stop $g0, after the restart ${g1:-none} -> ${g2:-none} (> +$want); man $(has_man && echo 'already known' || echo 'not known yet'); pending job's priority ${p2:-none}"
+
+# ---------------------------------------------------------------- (h)
+log "starting slurmdbd again: slurmctld leaves its cache"
+(setsid /usr/sbin/slurmdbd -D </dev/null >>"$DIR/log/slurmdbd.stdout" 2>&1) &
+record_pid "$DIR" slurmdbd $!
+wait_for_daemon "$LIMIT_DAEMON" "slurmdbd" "$DIR" slurmdbd sacctmgr -n list cluster ||
+    die "slurmdbd did not come back"
+wait_for "$LIMIT_RPC" "user man in sshare (slurmctld out of its cache)" has_man || true
+h0=$(raw daemon physics)
+J_M=$(submit man -A physics -p low -w node2 -N 1 --exclusive -t 10 -J dbd-man --wrap 'sleep 600')
+wait_for "$LIMIT_SCHED" "man's job running" running "$J_M" || true
+m0=$(raw man physics)
+wait_pass "after the cache, 1"
+h1=$(raw daemon physics)
+m1=$(raw man physics)
+# over the refresh the usage is carried over; from g2 to h1 daemon's job
+# adds at least a pass's charge and at most its CPUs times the time since
+# the pass before g2 (a doubled record would add g2 itself); man's job is
+# charged
+most=$((CPUS * (SECONDS - t_g2 + 10)))
+ok=1
+has_man && holds "$h0 >= $g2 * 0.9 && $h1 - $g2 > $want && $h1 - $g2 <= $most && ${m1:-0} > ${m0:-0}" && ok=0
+check "(h) slurmdbd back: the association added while slurmctld was away appears and is charged; usage carried over, not doubled" "$ok" \
+    "man $(has_man && echo in || echo not in) sshare, RawUsage ${m0:-none} -> ${m1:-none}; daemon $g2 -> $h0 (records replaced) -> $h1 (between +$want and +$most)"
+scancel "$J_G" "$J_P" "$J_M" 2>/dev/null || true
+
 # ---------------------------------------------------------------- (f)
 errs=$(tail -n +"$LINE_DOWN" "$LOGF" | grep -E "error: ${PRIORITY_TYPE}:" || true)
-check "(f) the priority plugin logged no error while slurmdbd was down" \
+check "(f) the priority plugin logged no error from slurmdbd's first outage on" \
     "$([[ -z $errs ]] && echo 0 || echo 1)" "${errs:-none}"
 
 FINISHED=1
