@@ -244,10 +244,20 @@ typedef struct {
 } _serve_t;
 
 /*
+ * Held while stderr points at a scrape's buffer, and by the main thread
+ * while it writes to stderr: a line printed by the main thread during a
+ * scrape would go to the buffer, and the buffer be closed under it (the
+ * first scrape can come as the server announces itself: a crash, seen
+ * under systemd, whose first scrape came in that same millisecond).
+ */
+static pthread_mutex_t _stderr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
  * A scrape for HTTP: the text into *body (malloc()ed) and CLI_OK, or
  * CLI_ERROR with the reason (what the stdout form prints on stderr) in
- * *body. stderr is pointed at a buffer for the scrape: the loaders say
- * why on it, and the daemon serves one request at a time.
+ * *body. stderr is pointed at a buffer for the scrape (under
+ * _stderr_lock): the loaders say why on it, and the daemon serves one
+ * request at a time.
  */
 static int _scrape_http(const _serve_t *s, char **body, size_t *len)
 {
@@ -258,6 +268,7 @@ static int _scrape_http(const _serve_t *s, char **body, size_t *len)
 	FILE *saved = stderr;
 	int rc = CLI_ERROR;
 
+	pthread_mutex_lock(&_stderr_lock);
 	if (out && errs) {
 		stderr = errs;
 		rc = _scrape(s->users, out);
@@ -270,6 +281,7 @@ static int _scrape_http(const _serve_t *s, char **body, size_t *len)
 	/* the reason goes to the server's own stderr as well */
 	if (why && wlen)
 		fputs(why, stderr);
+	pthread_mutex_unlock(&_stderr_lock);
 	if (rc == CLI_OK && text) {
 		free(why);
 		*body = text;
@@ -382,8 +394,10 @@ static int _serve(const char *addr, cli_metrics_users_t users)
 		close(fd);
 		return CLI_ERROR;
 	}
+	pthread_mutex_lock(&_stderr_lock);
 	fprintf(stderr, "prism: serving the metrics at http://%s/metrics\n",
 		addr);
+	pthread_mutex_unlock(&_stderr_lock);
 	while (sigwait(&sigs, &sig))
 		;
 	MHD_stop_daemon(d);
