@@ -43,8 +43,9 @@ packages=(
 	man-db groff-base
 	# the Debian package (scripts/package.sh)
 	debhelper lintian
-	# the Debian roots (scripts/debian-root.sh), tests in namespaces
-	debootstrap iproute2
+	# the Debian roots (scripts/debian-root.sh), tests in namespaces;
+	# systemd-nspawn boots one with systemd (tests/package/test-systemd.sh)
+	debootstrap iproute2 systemd-container
 )
 tools=(debootstrap iproute2)
 

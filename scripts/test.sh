@@ -26,7 +26,9 @@
 #    scripts/root-suite.sh slurm-VERSION);
 #  - the Debian package for each of the two Slurm releases (lintian-clean),
 #    each installed with apt-get into a clean root of its Debian release
-#    and started there (tests/package/test-install.sh).
+#    and started there (tests/package/test-install.sh), and installed in
+#    a root that boots with systemd, whose units are run by systemd
+#    (tests/package/test-systemd.sh).
 #
 # Each step's output is printed whole when it ends; the last lines are a
 # table of every step (start, wall time, CPU time, result), the chain of
@@ -172,6 +174,15 @@ root_package() { # root_package SUITE
 	scripts/root-suite.sh "$1" package "$pkgdir/$1"
 }
 
+# systemd_test SUITE: SUITE's package on a SUITE machine that boots with
+# systemd, its units run by systemd
+systemd_test() {
+	local deb
+	deb=$(find "$pkgdir/$1" -name 'prism-slurm_*.deb' 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || { echo "no package in $pkgdir/$1"; return 1; }
+	tests/package/test-systemd.sh "$1" "$deb"
+}
+
 # install_test SUITE OTHER: SUITE's package on a clean SUITE machine, the
 # OTHER suite's package refused there
 install_test() {
@@ -226,10 +237,10 @@ release_tests=("${root_tests[@]}")
 # a backup controller's takeover, a full StateSaveLocation and slurmdbd
 # down, on Debian 13's Slurm as well
 root_tests+=(test-takeover.sh test-diskfull.sh test-dbd.sh)
-# and the takeover on the releases built from source, where slurmctld's
-# handover changes most (from 25.11 a backup refuses to take over without
-# slurmctld's usage file); the other two are not run there (CPU time)
-release_tests+=(test-takeover.sh)
+# and on the releases built from source (where slurmctld's handover
+# changes most: from 25.11 a backup refuses to take over without
+# slurmctld's usage file); each is some 10 s of CPU, the rest waiting
+release_tests+=(test-takeover.sh test-diskfull.sh test-dbd.sh)
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in
@@ -377,9 +388,15 @@ if [ -z "${PRISM_SKIP_PACKAGE:-}" ]; then
 		sched_step "package installed in a clean $suite root" io \
 			"$suite root: Debian package for its Slurm|$suite-clean root|Debian package for this machine's Slurm" \
 			120 install_test "$suite" "$host_suite"
+		sched_step "package's units under systemd in a $suite root" io \
+			"$suite root: Debian package for its Slurm|$suite-clean root" \
+			150 systemd_test "$suite"
 	fi
 	sched_step "package installed in a clean $host_suite root" io \
 		"Debian package for this machine's Slurm|$host_suite-clean root|${suite:+$suite root: Debian package for its Slurm}" \
 		120 install_test "$host_suite" "${suite:-none}"
+	sched_step "package's units under systemd in a $host_suite root" io \
+		"Debian package for this machine's Slurm|$host_suite-clean root" \
+		150 systemd_test "$host_suite"
 fi
 sched_run
