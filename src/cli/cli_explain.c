@@ -80,6 +80,21 @@ static int _job_ids(const char *cmd, int argc, char **argv, uint32_t **ids,
 	return CLI_OK;
 }
 
+/* cli_slurm_keep(): Slurm's API stays open; it was opened (slurm_init()) */
+static bool _slurm_keep, _slurm_kept;
+
+extern void cli_slurm_keep(void)
+{
+	_slurm_keep = true;
+}
+
+extern void cli_slurm_keep_end(void)
+{
+	if (_slurm_kept)
+		slurm_fini();
+	_slurm_keep = _slurm_kept = false;
+}
+
 /*
  * The controller's configuration; CLI_ERROR after saying that it cannot
  * be reached. A SLURM_CONF that names no file (or is empty) is reported
@@ -100,8 +115,13 @@ static int _load_conf(cli_records_t *r)
 		return CLI_ERROR;
 	}
 	/* Slurm's API wants it first (23.02 on: its hash plugins) */
-	slurm_init(NULL);
-	r->slurm_inited = true;
+	if (!_slurm_keep) {
+		slurm_init(NULL);
+		r->slurm_inited = true;
+	} else if (!_slurm_kept) {
+		slurm_init(NULL);
+		_slurm_kept = true;
+	}
 	if (slurm_load_ctl_conf((time_t) 0, &r->conf) != SLURM_SUCCESS) {
 		r->conf = NULL;
 		fprintf(stderr, "prism: cannot reach slurmctld: %s\n",

@@ -382,6 +382,8 @@ static int _serve(const char *addr, cli_metrics_users_t users)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	/* Slurm's API opened at the first scrape, closed at the end */
+	cli_slurm_keep();
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
 				     MHD_USE_ERROR_LOG,
 			     0, NULL, NULL, _request, &s,
@@ -402,6 +404,7 @@ static int _serve(const char *addr, cli_metrics_users_t users)
 		;
 	MHD_stop_daemon(d);
 	close(fd);
+	cli_slurm_keep_end();
 	return CLI_OK;
 }
 #else

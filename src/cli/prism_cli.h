@@ -219,6 +219,16 @@ extern int cli_records_load(cli_records_t *r, bool assocs,
 /* Free what cli_records_load() loaded and close Slurm's API. */
 extern void cli_records_free(cli_records_t *r);
 
+/*
+ * Slurm's API for the rest of the process (prism metrics --listen, which
+ * loads the records at every scrape): the first load opens it and no
+ * cli_records_free() closes it; cli_slurm_keep_end() does. Slurm 24.11's
+ * library cannot be opened again once closed (a crash in its plugin
+ * loader at the second slurm_init()).
+ */
+extern void cli_slurm_keep(void);
+extern void cli_slurm_keep_end(void);
+
 extern int cli_check(int argc, char **argv);
 extern int cli_convert(int argc, char **argv);
 extern int cli_explain(int argc, char **argv);

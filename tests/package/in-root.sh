@@ -163,9 +163,11 @@ scrape() { # scrape PORT: GET /metrics from 127.0.0.1:PORT (bash's /dev/tcp)
 }
 
 # listen_check: prism metrics --listen is built in: a scrape gets the
-# controller's figures (this namespace's own loopback)
+# controller's figures (this namespace's own loopback), and so do the
+# scrapes after it (each loads the records again through Slurm's API,
+# which Slurm 24.11's library cannot open a second time)
 listen_check() {
-	local pid body='' port=9811
+	local pid body='' port=9811 n=0
 	prism metrics --listen "127.0.0.1:$port" >/tmp/listen.out 2>&1 &
 	pid=$!
 	for _ in $(seq 50); do
@@ -173,11 +175,17 @@ listen_check() {
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.2
 	done
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
 	check "(d) prism metrics --listen serves the metrics over HTTP" \
 		"$(ok grep -q '^prism_info{' <<<"$body")" \
 		"$(head -n 1 <<<"$body") $(head -c 300 /tmp/listen.out)"
+	for _ in 1 2 3; do
+		scrape "$port" 2>/dev/null | grep -q '^prism_info{' && n=$((n + 1))
+	done
+	check "(d) ... and three scrapes more, by the same server" \
+		"$([ "$n" -eq 3 ]; echo $?)" \
+		"$n of 3; $(head -c 300 /tmp/listen.out)"
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
 }
 
 priority_type() {

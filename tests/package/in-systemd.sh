@@ -157,7 +157,7 @@ main_user() { # the user the unit's main process runs as
 }
 
 cmd_boot() {
-	local u was body out left mode
+	local u was body out left mode n
 	: >/out/results
 	# (a) installed disabled, as the package's postinst left them
 	was=$(tr '\n' ';' </root/units-as-installed)
@@ -192,6 +192,13 @@ cmd_boot() {
 		"$(systemctl is-active prism-metrics) $(head -n 1 <<<"$body") $(journalctl -u prism-metrics -n 3 --no-pager 2>/dev/null | tr '\n' ' ')"
 	check "(c) ... as user slurm" \
 		"$([ "$(main_user prism-metrics.service)" = slurm ]; echo $?)" "$(main_user prism-metrics.service)"
+	n=0
+	for _ in 1 2 3; do
+		has_family 9814 'prism_info{' && n=$((n + 1))
+	done
+	check "(c) ... scrape after scrape, and the unit did not restart" \
+		"$([ "$n" -eq 3 ] && [ "$(systemctl show -p NRestarts --value prism-metrics)" = 0 ]; echo $?)" \
+		"$n of 3 scrapes; restarts $(systemctl show -p NRestarts --value prism-metrics)"
 
 	# (d) the timer and the service it starts: prism.prom in
 	# node_exporter's textfile directory, which node_exporter serves
