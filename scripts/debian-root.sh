@@ -87,6 +87,9 @@ later_packages=(
 	libmicrohttpd-dev
 	# the compiler cache of the builds in the root (scripts/root-suite.sh)
 	ccache
+	# tests/cluster/test-metrics.sh: promtool, a real Prometheus and
+	# node_exporter's textfile collector
+	prometheus prometheus-node-exporter
 )
 
 # ---------------------------------------------------------------- helpers

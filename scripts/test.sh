@@ -231,16 +231,16 @@ cluster_est() {
 
 host_tests=(test-multifactor.sh test-crash-classic.sh test-ge.sh
 	test-crash.sh test-moab.sh test-load.sh test-foundation.sh)
-root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh)
-# on the releases built from source: the same four
+# on Debian 13's Slurm and on the releases built from source, the same:
+# the drop-in and both policies; a backup controller's takeover (where
+# slurmctld's handover changes most: from 25.11 a backup refuses to take
+# over without slurmctld's usage file), a full StateSaveLocation, slurmdbd
+# down; `prism metrics` scraped by a real Prometheus (Slurm 24.11's
+# library is not 22.05's: it crashed at a second open). Each is 5 to 40 s
+# of CPU, the rest waiting for passes.
+root_tests=(test-multifactor.sh test-ge.sh test-moab.sh test-foundation.sh
+	test-takeover.sh test-diskfull.sh test-dbd.sh test-metrics.sh)
 release_tests=("${root_tests[@]}")
-# a backup controller's takeover, a full StateSaveLocation and slurmdbd
-# down, on Debian 13's Slurm as well
-root_tests+=(test-takeover.sh test-diskfull.sh test-dbd.sh)
-# and on the releases built from source (where slurmctld's handover
-# changes most: from 25.11 a backup refuses to take over without
-# slurmctld's usage file); each is some 10 s of CPU, the rest waiting
-release_tests+=(test-takeover.sh test-diskfull.sh test-dbd.sh)
 # every host cluster test is in the list (a new one is not left out)
 for t in tests/cluster/test-*.sh; do
 	case " ${host_tests[*]} " in
