@@ -178,8 +178,11 @@ listen_check() {
 	check "(d) prism metrics --listen serves the metrics over HTTP" \
 		"$(ok grep -q '^prism_info{' <<<"$body")" \
 		"$(head -n 1 <<<"$body") $(head -c 300 /tmp/listen.out)"
+	# (each body read whole, then searched: `scrape | grep -q` fails by
+	# chance under pipefail, when grep leaves before the last write)
 	for _ in 1 2 3; do
-		scrape "$port" 2>/dev/null | grep -q '^prism_info{' && n=$((n + 1))
+		body=$(scrape "$port" 2>/dev/null)
+		grep -q '^prism_info{' <<<"$body" && n=$((n + 1))
 	done
 	check "(d) ... and three scrapes more, by the same server" \
 		"$([ "$n" -eq 3 ]; echo $?)" \
@@ -211,9 +214,9 @@ cmd_run() {
 		"$(ok grep -F "Slurm $ctl" <<<"$ver")"
 	listen_check
 	check "(d) man prism renders" \
-		"$(MANWIDTH=80 man -P cat prism 2>/dev/null | grep -q 'explain'; echo $?)"
+		"$(page=$(MANWIDTH=80 man -P cat prism 2>/dev/null); grep -q 'explain' <<<"$page"; echo $?)"
 	check "(d) man priority_prism renders" \
-		"$(MANWIDTH=80 man -P cat priority_prism 2>/dev/null | grep -q 'PriorityParameters'; echo $?)"
+		"$(page=$(MANWIDTH=80 man -P cat priority_prism 2>/dev/null); grep -q 'PriorityParameters' <<<"$page"; echo $?)"
 	ctld_stop
 	check "(e) Prism's state is in StateSaveLocation" \
 		"$(ok compgen -G "$state/priority_prism*")" "$(ls "$state" | tr '\n' ' ')"

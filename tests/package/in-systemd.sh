@@ -141,7 +141,13 @@ scrape() { # scrape PORT: GET /metrics from 127.0.0.1:PORT (bash's /dev/tcp)
 	exec 3<&-
 	printf '%s\n' "$r"
 }
-has_family() { scrape "$1" 2>/dev/null | grep -q "^$2"; }
+# (the body read whole, then searched: `scrape | grep -q` fails by chance
+# under pipefail, when grep leaves before scrape's last write)
+has_family() {
+	local b
+	b=$(scrape "$1" 2>/dev/null)
+	grep -q "^$2" <<<"$b"
+}
 ctld_up() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
 pass_file() { [ -s "$state/priority_prism_pass" ]; }
 none_active() {
@@ -215,7 +221,7 @@ cmd_boot() {
 	until_ok 30 has_family 9100 'prism_info{'
 	check "(d) node_exporter (prometheus-node-exporter.service) serves prism.prom's families" \
 		"$(has_family 9100 'prism_info{'; echo $?)" \
-		"$(systemctl is-active prometheus-node-exporter) $(scrape 9100 2>/dev/null | grep -m 2 textfile | tr '\n' ' ')"
+		"$(systemctl is-active prometheus-node-exporter) $(scrape 9100 2>/dev/null | grep -m 2 textfile | tr '\n' ' ' || true)"
 
 	# (e) disabled again, as the package's removal would leave them
 	systemctl disable --now prism-metrics.service prism-metrics-textfile.timer >/dev/null 2>&1
