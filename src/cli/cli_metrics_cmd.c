@@ -246,9 +246,8 @@ typedef struct {
 /*
  * Held while stderr points at a scrape's buffer, and by the main thread
  * while it writes to stderr: a line printed by the main thread during a
- * scrape would go to the buffer, and the buffer be closed under it (the
- * first scrape can come as the server announces itself: a crash, seen
- * under systemd, whose first scrape came in that same millisecond).
+ * scrape would go to the buffer, and the buffer could be closed under it
+ * (the first scrape can come as the server announces itself).
  */
 static pthread_mutex_t _stderr_lock = PTHREAD_MUTEX_INITIALIZER;
 
