@@ -7,20 +7,8 @@
 #        in-root.sh run                       (loopback only)
 set -uo pipefail
 
-fails=0
-check() { # check NAME STATUS [DETAIL]
-	if [ "$2" -eq 0 ]; then
-		echo "PASS: $1"
-	else
-		echo "FAIL: $1${3:+ ($3)}"
-		fails=$((fails + 1))
-	fi
-}
-ok() { "$@" >/dev/null 2>&1; echo $?; }
-apt_install() {
-	DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends \
-		install "$@"
-}
+# shellcheck source=tests/package/lib.sh
+. "$(dirname "$0")/lib.sh"
 conf=/etc/slurm/slurm.conf
 state=/var/lib/slurm/slurmctld
 plugindir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
@@ -151,15 +139,6 @@ ctld_stop() { # stop the slurmctld this script started, by its PID
 		sleep 0.2
 	done
 	kill -KILL "$pid" 2>/dev/null
-}
-
-scrape() { # scrape PORT: GET /metrics from 127.0.0.1:PORT (bash's /dev/tcp)
-	local r
-	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-	r=$(cat <&3)
-	exec 3<&-
-	printf '%s\n' "$r"
 }
 
 # listen_check: prism metrics --listen is built in: a scrape gets the

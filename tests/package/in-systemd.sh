@@ -17,10 +17,8 @@ state=/var/lib/slurm/slurmctld
 units=(prism-metrics.service prism-metrics-textfile.service prism-metrics-textfile.timer)
 textfile=/var/lib/prometheus/node-exporter
 
-apt_install() {
-	DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends \
-		install "$@"
-}
+# shellcheck source=tests/package/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 cmd_install() {
 	local deb=$1
@@ -114,15 +112,6 @@ UNIT
 }
 
 # ---------------------------------------------------------------- boot
-fails=0
-check() { # check NAME STATUS [DETAIL]
-	if [ "$2" -eq 0 ]; then
-		echo "PASS: $1"
-	else
-		echo "FAIL: $1${3:+ ($3)}"
-		fails=$((fails + 1))
-	fi >>/out/results
-}
 # until SECONDS CMD...: run CMD every 0.5 s until it succeeds (0) or
 # SECONDS have passed (1)
 until_ok() {
@@ -132,14 +121,6 @@ until_ok() {
 		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.5
 	done
-}
-scrape() { # scrape PORT: GET /metrics from 127.0.0.1:PORT (bash's /dev/tcp)
-	local r
-	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
-	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-	r=$(cat <&3)
-	exec 3<&-
-	printf '%s\n' "$r"
 }
 # (the body read whole, then searched: `scrape | grep -q` fails by chance
 # under pipefail, when grep leaves before scrape's last write)
@@ -164,7 +145,6 @@ main_user() { # the user the unit's main process runs as
 
 cmd_boot() {
 	local u was body out left mode n
-	: >/out/results
 	# (a) installed disabled, as the package's postinst left them
 	was=$(tr '\n' ';' </root/units-as-installed)
 	# (the textfile service has no [Install]: the timer starts it)
@@ -227,11 +207,11 @@ cmd_boot() {
 	systemctl disable --now prism-metrics.service prism-metrics-textfile.timer >/dev/null 2>&1
 	check "(e) systemctl disable --now: nothing serves 9814 any more" \
 		"$(! scrape 9814 >/dev/null 2>&1; echo $?)"
-	echo done >>/out/results
+	echo done
 }
 
 case ${1:-} in
 install) shift; cmd_install "$@" ;;
-boot) cmd_boot ;;
+boot) : >/out/results; cmd_boot >>/out/results ;;
 *) echo "usage: $0 install DEB | boot" >&2; exit 2 ;;
 esac

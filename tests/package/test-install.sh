@@ -40,15 +40,8 @@ deb=$(readlink -e -- "$2") || die "no such file: $2"
 other=
 [ $# -lt 3 ] || other=$(readlink -e -- "$3") || die "no such file: $3"
 
-fails=0
-check() { # check NAME STATUS [DETAIL]
-	if [ "$2" -eq 0 ]; then
-		echo "PASS: $1"
-	else
-		echo "FAIL: $1${3:+ ($3)}"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/package/lib.sh
+. "$here/lib.sh"
 
 "$root_sh" "$suite-clean" ensure || die "no clean $suite root"
 work=$(mktemp -d)
