@@ -8,6 +8,7 @@
 #        scripts/root-suite.sh SUITE cluster TEST.sh
 #        scripts/root-suite.sh SUITE package OUTDIR
 #        scripts/root-suite.sh SUITE bench
+#        scripts/root-suite.sh SUITE valgrind
 #        scripts/root-suite.sh SUITE suite          the three, in order
 #
 # build    make the root (cached), copy the repository's files (git
@@ -31,6 +32,12 @@
 #          the table is printed, and worlds and reports stay in the root's
 #          /build/bench until the next bench (not a test: see
 #          tests/bench/README)
+# valgrind tests/bench/cpu-valgrind.sh there, after build: instructions
+#          and cache misses of a steady pass, or of sprio's call
+#          (BENCH_MEASURE=sprio), against that Slurm's multifactor;
+#          BENCH_SIZES, BENCH_ALGOS, BENCH_SEED, BENCH_TIMEOUT, BENCH_LL
+#          and BENCH_MEASURE are passed through; files stay in the root's
+#          /build/bench-valgrind until the next such run
 #
 # SUITE slurm-VERSION (e.g. slurm-25.11.7): SchedMD's release VERSION
 #          built from its tarball in an overlay of the Debian 13 root
@@ -49,7 +56,7 @@ root_sh=$top/scripts/debian-root.sh
 log() { printf 'root-suite: %s\n' "$*" >&2; }
 die() { printf 'root-suite: error: %s\n' "$*" >&2; exit 1; }
 
-[ $# -ge 2 ] || die "usage: $0 SUITE build|check|cluster TEST.sh|package OUTDIR|bench|suite"
+[ $# -ge 2 ] || die "usage: $0 SUITE build|check|cluster TEST.sh|package OUTDIR|bench|valgrind|suite"
 suite=$1
 what=$2
 shift 2
@@ -211,20 +218,26 @@ package() {
 	printf '%s\n' "$out/$(basename "$deb")"
 }
 
+# bench SCRIPT DIR VAR...: tests/bench/SCRIPT in the root, the variables
+# VAR passed through when set, its files kept in DIR (emptied first)
 bench() {
-	local envs=() v
-	for v in BENCH_SIZES BENCH_ALGOS BENCH_REPEAT BENCH_SEED BENCH_TIMEOUT; do
+	local script=$1 dir=$2 envs=() v
+	shift 2
+	for v in "$@"; do
 		if [ -n "${!v:-}" ]; then
 			envs+=("$(printf '%s=%q' "$v" "${!v}")")
 		fi
 	done
-	run_in "rm -rf /build/bench && env ${envs[*]} BENCH_KEEP=/build/bench \
-		sh tests/bench/run.sh"
+	run_in "rm -rf $dir && env ${envs[*]} BENCH_KEEP=$dir \
+		sh tests/bench/$script"
 }
 
 case $what in
 build) build ;;
-bench) bench ;;
+bench) bench run.sh /build/bench BENCH_SIZES BENCH_ALGOS BENCH_REPEAT \
+	BENCH_SEED BENCH_TIMEOUT ;;
+valgrind) bench cpu-valgrind.sh /build/bench-valgrind BENCH_SIZES \
+	BENCH_ALGOS BENCH_SEED BENCH_TIMEOUT BENCH_LL BENCH_MEASURE ;;
 package) package "$@" ;;
 check) check ;;
 cluster) cluster "$@" ;;

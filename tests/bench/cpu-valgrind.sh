@@ -17,6 +17,8 @@
 #   Ir           instructions executed
 #   LL misses    DLmr + DLmw: simulated last-level cache data misses
 #                (read + write)
+# both less what the fake controller's own code did (see counts below;
+# shown in a column of its own).
 # The first pass, which also allocates (Prism's fair-share arrays), is
 # in both runs and cancels out.  Prints a markdown table on stdout: one
 # row per (jobs, assocs, algorithm, plugin), a ratio row prism /
@@ -24,6 +26,16 @@
 # only; progress on stderr).  A run that fails, or a difference that is
 # not positive, is shown as such, never as a number.  Exit status 0 when
 # every configuration gave positive differences.  See README.
+#
+# BENCH_MEASURE=sprio counts sprio's call instead (issue 34, part 3):
+# one run per plugin with --passes 1 and --bench (the harness then asks
+# for every job's factors as slurmctld does for sprio, after the pass),
+# under valgrind --tool=callgrind --cache-sim=yes, collecting only inside
+# the plugin's priority_p_get_priority_factors_list() (--collect-atstart=no
+# --toggle-collect): the plugin's whole answer, its list and rows
+# included, the locks slurmctld takes around it and the freeing of the
+# list afterwards not (the same for both plugins: Slurm's list destructor
+# over the same rows).
 #
 # Environment:
 #   BENCH_SIZES    list of JOBSxASSOCS (k = 1000, M = 1000000: nominal
@@ -45,6 +57,7 @@
 #   BENCH_TRIES    runs of a (world, algorithm, plugin) pair when one of
 #                  them did not do exactly 1 and 2 passes (2; see passratio)
 #   BENCH_BUILD    1 (default): make the harness and the plugin first
+#   BENCH_MEASURE  pass (default): a steady pass; sprio: sprio's call
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -60,6 +73,7 @@ timeout=${BENCH_TIMEOUT:-3600}
 report=${BENCH_REPORT:-none}
 nicelevel=${BENCH_NICE:-19}
 tries=${BENCH_TRIES:-2}
+measure=${BENCH_MEASURE:-pass}
 
 case ${BENCH_SIZES:-default} in
 default) sizes="10kx10k 10kx100k 100kx10k" ;;
@@ -69,6 +83,10 @@ esac
 case $report in
 none | jobs) ;;
 *) echo "cpu-valgrind.sh: BENCH_REPORT must be none or jobs" >&2; exit 2 ;;
+esac
+case $measure in
+pass | sprio) ;;
+*) echo "cpu-valgrind.sh: BENCH_MEASURE must be pass or sprio" >&2; exit 2 ;;
 esac
 
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -117,9 +135,61 @@ vgrun() {
 	return 0
 }
 
-# counts FILE.cg -> "Ir DLmr+DLmw DLmr DLmw" from the summary line, by
-# the names of the events line
+# sprio_run NAME CONF PLUGIN: NAME.cg (callgrind, only inside the
+# plugin's sprio call), NAME.bench, NAME.out, NAME.err; prints the run's
+# wall seconds; status 1 when the run failed or sprio gave no row
+sprio_run() {
+	v_name=$1 v_conf=$2 v_plugin=$3
+	v_t0=$(date +%s)
+	# shellcheck disable=SC2086 # $ll_opt: empty or one word
+	nice -n "$nicelevel" valgrind --tool=callgrind --cache-sim=yes \
+		$ll_opt --collect-atstart=no \
+		--toggle-collect=priority_p_get_priority_factors_list \
+		--callgrind-out-file="$v_name.cg" \
+		"$H" --conf "$v_conf" --world "$d/world" --plugin "$v_plugin" \
+		--plugindir "$prism_dir:$slurm_dir" --now "$now" \
+		--timeout "$timeout" --last-ran "$last_ran" \
+		--passes 1 --calc-period 1 --advance 300 --report none \
+		--bench "$v_name.bench" >"$v_name.out" 2>"$v_name.err"
+	v_rc=$?
+	secs_since "$v_t0"
+	if [ "$v_rc" != 0 ] || ! grep -q '^summary:' "$v_name.cg" 2>/dev/null ||
+		! awk '$1 == "sprio_rows" && $2 > 0 { ok = 1 } END { exit !ok }' \
+			"$v_name.bench"; then
+		echo "cpu-valgrind.sh: $v_plugin sprio run failed (exit $v_rc); see $v_name.err:" >&2
+		grep -v '^==[0-9]*==' "$v_name.err" | sed -n '1,5s/^/    /p' >&2
+		return 1
+	fi
+	return 0
+}
+
+# counts FILE.cg -> "Ir DLmr+DLmw DLmr DLmw HIr": the summary line's, by
+# the names of the events line, less what the fake controller's own code
+# (tests/harness/*.c) did; HIr: the instructions left out. The harness
+# stands in for slurmctld (its locks, its gate) and wraps assoc_mgr_lock()
+# and assoc_mgr_unlock() to time holds for --bench: a wrapper a real
+# slurmctld does not have, and multifactor locks the association manager
+# once a job (about 4% of its steady pass at 10k jobs), Prism once a
+# slice.  What the wrapped functions themselves do (Slurm's) still counts.
+# Cachegrind files only (fl= names every file in full).
 counts() {
+	awk '
+	/^events:/ { for (i = 2; i <= NF; i++) { col[$i] = i; name[i] = $i } }
+	/^fl=/ { inh = ($0 ~ /\/tests\/harness\//); next }
+	inh && /^[0-9]/ { for (i = 2; i <= NF; i++) h[name[i]] += $i }
+	/^summary:/ { for (i = 2; i <= NF; i++) v[i] = $i }
+	END {
+		if (!("Ir" in col) || !("DLmr" in col) || !("DLmw" in col)) exit 1
+		r = v[col["DLmr"]] - h["DLmr"]; w = v[col["DLmw"]] - h["DLmw"]
+		printf "%.0f %.0f %.0f %.0f %.0f\n", v[col["Ir"]] - h["Ir"],
+			r + w, r, w, h["Ir"]
+	}' "$1"
+}
+
+# cg_totals FILE -> "Ir DLmr+DLmw DLmr DLmw" of a callgrind file's
+# summary line (collected only inside the toggled function: the harness's
+# code is not in it)
+cg_totals() {
 	awk '
 	/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
 	/^summary:/ { for (i = 2; i <= NF; i++) v[i] = $i }
@@ -178,12 +248,21 @@ th() {
 start=$(date +%s)
 failed=0
 ll_desc=""
-echo "# prism vs multifactor, one steady pass under cachegrind: tests/bench/cpu-valgrind.sh (BENCH_SIZES=${BENCH_SIZES:-default}, BENCH_ALGOS=$algos, seed $seed${BENCH_LL:+, BENCH_LL=$BENCH_LL})"
-echo
-echo "Steady pass = counts(--passes 2) - counts(--passes 1), all threads. LL misses = DLmr + DLmw."
-echo
-echo "| jobs (pending) | assocs | algo | plugin | Ir (steady pass) | LL data misses (steady pass) | DLmr | DLmw | Ir, --passes 1 run | valgrind s (1 pass / 2 passes) |"
-echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+if [ "$measure" = sprio ]; then
+	echo "# prism vs multifactor, sprio's call under callgrind: tests/bench/cpu-valgrind.sh (BENCH_MEASURE=sprio, BENCH_SIZES=${BENCH_SIZES:-default}, BENCH_ALGOS=$algos, seed $seed${BENCH_LL:+, BENCH_LL=$BENCH_LL})"
+	echo
+	echo "Counts inside priority_p_get_priority_factors_list() after one pass, every job's factors asked for as root. LL misses = DLmr + DLmw."
+	echo
+	echo "| jobs (pending) | assocs | algo | plugin | Ir (sprio) | LL data misses (sprio) | DLmr | DLmw | rows | valgrind s |"
+	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+else
+	echo "# prism vs multifactor, one steady pass under cachegrind: tests/bench/cpu-valgrind.sh (BENCH_SIZES=${BENCH_SIZES:-default}, BENCH_ALGOS=$algos, seed $seed${BENCH_LL:+, BENCH_LL=$BENCH_LL})"
+	echo
+	echo "Steady pass = counts(--passes 2) - counts(--passes 1), all threads, less the fake controller's own code (tests/harness: its locks and its assoc_mgr_lock wrapper, shown apart). LL misses = DLmr + DLmw."
+	echo
+	echo "| jobs (pending) | assocs | algo | plugin | Ir (steady pass) | LL data misses (steady pass) | DLmr | DLmw | fake controller's Ir, left out (steady pass) | Ir, --passes 1 run | valgrind s (1 pass / 2 passes) |"
+	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+fi
 for size in $sizes; do
 	jl=${size%x*} al=${size#*x}
 	t0=$(date +%s)
@@ -197,6 +276,25 @@ for size in $sizes; do
 		mf="" pr=""
 		for plugin in multifactor prism; do
 			n="$d/$algo.$plugin"
+			lbl="| $jl ($npend) | $al ($nassoc) | $algo | $plugin"
+			if [ "$measure" = sprio ]; then
+				echo "cpu-valgrind.sh:   $size $algo $plugin sprio" >&2
+				if ! s1=$(sprio_run "$n.sprio" "$d/$algo.conf" "priority/$plugin") ||
+					! c1=$(cg_totals "$n.sprio.cg"); then
+					echo "$lbl | FAILED | - | - | - | - | ${s1:-} |"
+					failed=$((failed + 1))
+					continue
+				fi
+				rows=$(awk '$1 == "sprio_rows" { print $2 }' "$n.sprio.bench")
+				[ -n "$ll_desc" ] ||
+					ll_desc=$(sed -n 's/^desc: LL cache: *//p' "$n.sprio.cg")
+				# shellcheck disable=SC2086 # split the four counts
+				set -- $c1
+				echo "$lbl | $(th "$1") | $(th "$2") | $(th "$3") | $(th "$4") | $(th "$rows") | $s1 |"
+				if [ "$plugin" = multifactor ]; then mf=$c1; else pr=$c1; fi
+				[ -n "${BENCH_KEEP:-}" ] || rm -f "$n".sprio.out
+				continue
+			fi
 			try=1
 			while :; do
 				echo "cpu-valgrind.sh:   $size $algo $plugin --passes 1" >&2
@@ -222,42 +320,44 @@ for size in $sizes; do
 				ll_cpu=$(sed -n 's/.*warning: specified LL cache: *//p' "$n.p1.err" | head -n 1)
 				[ -z "$ll_cpu" ] || ll_desc="$ll_desc (the CPU reported: $ll_cpu)"
 			fi
-			lbl="| $jl ($npend) | $al ($nassoc) | $algo | $plugin"
 			if [ "$ok1" != 0 ] || [ "$ok2" != 0 ]; then
 				if [ "$ok1" != 0 ]; then what="--passes 1"; else what="--passes 2"; fi
-				echo "$lbl | FAILED ($what run) | - | - | - | - | $s1 / $s2 |"
+				echo "$lbl | FAILED ($what run) | - | - | - | - | - | $s1 / $s2 |"
 				failed=$((failed + 1))
 				continue
 			fi
 			if ! c1=$(counts "$n.p1.cg") || ! c2=$(counts "$n.p2.cg"); then
-				echo "$lbl | FAILED (no Ir/DLmr/DLmw in cachegrind file) | - | - | - | - | $s1 / $s2 |"
+				echo "$lbl | FAILED (no Ir/DLmr/DLmw in cachegrind file) | - | - | - | - | - | $s1 / $s2 |"
 				failed=$((failed + 1))
 				continue
 			fi
 			if [ "$pr2" != 2.000 ]; then
-				echo "$lbl | EXTRA PASS (per-pass work, 2 passes / 1 pass: $pr2) | - | - | - | - | $s1 / $s2 |"
+				echo "$lbl | EXTRA PASS (per-pass work, 2 passes / 1 pass: $pr2) | - | - | - | - | - | $s1 / $s2 |"
 				failed=$((failed + 1))
 				continue
 			fi
 			diff=$(sub2 "$c1" "$c2")
 			if [ "$diff" = bad ]; then
-				echo "$lbl | NOT POSITIVE (1 pass: $c1; 2 passes: $c2) | - | - | - | - | $s1 / $s2 |"
+				echo "$lbl | NOT POSITIVE (1 pass: $c1; 2 passes: $c2) | - | - | - | - | - | $s1 / $s2 |"
 				failed=$((failed + 1))
 				continue
 			fi
 			# shellcheck disable=SC2086 # split the four counts
 			set -- $diff
-			echo "$lbl | $(th "$1") | $(th "$2") | $(th "$3") | $(th "$4") | $(th "${c1%% *}") | $s1 / $s2 |"
+			echo "$lbl | $(th "$1") | $(th "$2") | $(th "$3") | $(th "$4") | $(th "$5") | $(th "${c1%% *}") | $s1 / $s2 |"
 			if [ "$plugin" = multifactor ]; then mf=$diff; else pr=$diff; fi
 			[ -n "${BENCH_KEEP:-}" ] || rm -f "$n".p?.out
 		done
 		if [ -n "$mf" ] && [ -n "$pr" ]; then
-			awk -v jl="$jl" -v al="$al" -v algo="$algo" -v m="$mf" -v p="$pr" 'BEGIN {
+			# (the pass table has one column more)
+			if [ "$measure" = pass ]; then rest="| | | |"; else rest="| | |"; fi
+			awk -v jl="$jl" -v al="$al" -v algo="$algo" -v m="$mf" -v p="$pr" \
+				-v rest="$rest" 'BEGIN {
 				split(m, a, " "); split(p, b, " ")
 				for (i = 1; i <= 4; i++)
 					r[i] = a[i] > 0 ? sprintf("%.3f", b[i] / a[i]) : "-"
-				printf "| %s | %s | %s | **prism / multifactor** | **%s** | **%s** | %s | %s | | |\n",
-					jl, al, algo, r[1], r[2], r[3], r[4]
+				printf "| %s | %s | %s | **prism / multifactor** | **%s** | **%s** | %s | %s %s\n",
+					jl, al, algo, r[1], r[2], r[3], r[4], rest
 			}'
 		fi
 	done

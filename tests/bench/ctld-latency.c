@@ -9,14 +9,16 @@
  *	partition low or high, 1-8 CPUs, QOS normal, high or low. Prints
  *	"submitted N, failed M"; exit 1 if any failed for good.
  *
- *  ctld-latency measure KIND STATEDIR PASSES RATE LIST_EVERY UID0 USERS
- *		GID WORKDIR CALLS PASSFILE
+ *  ctld-latency measure KIND STATEDIR PASSES RATE LIST_EVERY OWN_RATE
+ *		UID0 USERS GID WORKDIR CALLS PASSFILE
  *	Until PASSES passes of priority plugin KIND (prism or multifactor)
- *	have ended (seen in STATEDIR), three client threads call the
- *	controller at a steady pace: submit one job (RATE a second), read
- *	one job (slurm_load_job, as `scontrol show job`; RATE a second)
- *	and list the whole queue (slurm_load_jobs, the RPC squeue uses;
- *	one call every LIST_EVERY seconds). A call that ends late moves
+ *	have ended (seen in STATEDIR), client threads call the controller
+ *	at a steady pace: submit one job (RATE a second), read one job
+ *	(slurm_load_job, as `scontrol show job`; RATE a second), list the
+ *	whole queue (slurm_load_jobs, the RPC squeue uses; one call every
+ *	LIST_EVERY seconds; 0: none) and list one user's jobs
+ *	(slurm_load_job_user, the RPC of `squeue --me`, a user picked at
+ *	random; OWN_RATE a second; 0: none). A call that ends late moves
  *	the next one to when it ended (no burst to catch up). Each call is
  *	one line of CALLS: "TYPE START LATENCY_MS RC" (START: wall clock
  *	at its start, epoch seconds; latency from CLOCK_MONOTONIC). Each
@@ -256,8 +258,9 @@ static int cmd_submit(int argc, char **argv)
 
 /* ------------------------------------------------------------ measure */
 
-enum { T_SUBMIT, T_LIST, T_READ, T_N };
-static const char *type_name[T_N] = { "submit", "list", "read-one" };
+enum { T_SUBMIT, T_LIST, T_READ, T_OWN, T_N };
+static const char *type_name[T_N] = { "submit", "list", "read-one",
+				      "list-own" };
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *calls_out;
@@ -292,6 +295,11 @@ static int call_once(int type, unsigned *seed, long *serial)
 	case T_READ:
 		id = job_lo + rand_r(seed) % (job_hi - job_lo + 1);
 		if (slurm_load_job(&msg, id, SHOW_ALL))
+			rc = slurm_get_errno() ? slurm_get_errno() : -1;
+		break;
+	case T_OWN:
+		id = mwho.uid0 + 1 + rand_r(seed) % mwho.users;
+		if (slurm_load_job_user(&msg, id, SHOW_ALL))
 			rc = slurm_get_errno() ? slurm_get_errno() : -1;
 		break;
 	}
@@ -398,15 +406,16 @@ static int cmd_measure(int argc, char **argv)
 	const char *kind, *statedir;
 	char path[4096];
 	long passes, seen = 0;
-	double rate, list_every, limit, t_start;
+	double rate, list_every, own_rate, limit, t_start;
 	struct timespec last = { 0, 0 };
 	struct stat st;
 	client_t c[T_N];
 	pthread_t tid[T_N];
+	bool started[T_N] = { false };
 	FILE *pass_out;
 
-	if (argc != 13) {
-		fprintf(stderr, "usage: %s measure KIND STATEDIR PASSES RATE LIST_EVERY UID0 USERS GID WORKDIR CALLS PASSFILE\n",
+	if (argc != 14) {
+		fprintf(stderr, "usage: %s measure KIND STATEDIR PASSES RATE LIST_EVERY OWN_RATE UID0 USERS GID WORKDIR CALLS PASSFILE\n",
 			argv[0]);
 		return 2;
 	}
@@ -414,8 +423,15 @@ static int cmd_measure(int argc, char **argv)
 	statedir = argv[3];
 	passes = parse_long(argv[4], "PASSES");
 	rate = parse_double(argv[5], "RATE");
-	list_every = parse_double(argv[6], "LIST_EVERY");
-	mwho = parse_who(argv + 7);
+	list_every = strcmp(argv[6], "0") ?
+			     parse_double(argv[6], "LIST_EVERY") : 0;
+	own_rate = strcmp(argv[7], "0") ? parse_double(argv[7], "OWN_RATE") :
+					  0;
+	mwho = parse_who(argv + 8);
+	if (!mwho.users) {
+		fprintf(stderr, "ctld-latency: USERS must be > 0\n");
+		return 2;
+	}
 	if (strcmp(kind, "prism") && strcmp(kind, "multifactor")) {
 		fprintf(stderr, "ctld-latency: KIND must be prism or multifactor\n");
 		return 2;
@@ -423,8 +439,8 @@ static int cmd_measure(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/%s", statedir,
 		 strcmp(kind, "prism") ? "priority_last_decay_ran" :
 					 "priority_prism_pass");
-	calls_out = fopen(argv[11], "w");
-	pass_out = fopen(argv[12], "w");
+	calls_out = fopen(argv[12], "w");
+	pass_out = fopen(argv[13], "w");
 	if (!calls_out || !pass_out) {
 		perror("ctld-latency: cannot open output");
 		return 1;
@@ -437,11 +453,16 @@ static int cmd_measure(int argc, char **argv)
 	c[T_SUBMIT] = (client_t) { T_SUBMIT, 1 / rate };
 	c[T_READ] = (client_t) { T_READ, 1 / rate };
 	c[T_LIST] = (client_t) { T_LIST, list_every };
-	for (int t = 0; t < T_N; t++)
+	c[T_OWN] = (client_t) { T_OWN, own_rate ? 1 / own_rate : 0 };
+	for (int t = 0; t < T_N; t++) {
+		if (!c[t].period)	/* that kind of call is off */
+			continue;
 		if (pthread_create(&tid[t], NULL, client, &c[t])) {
 			fprintf(stderr, "ctld-latency: pthread_create failed\n");
 			return 1;
 		}
+		started[t] = true;
+	}
 
 	/*
 	 * Watch the pass file every 20 ms; give up after 3 minutes a pass
@@ -470,7 +491,8 @@ static int cmd_measure(int argc, char **argv)
 		usleep(5 * 1000000);
 	stop_clients = true;
 	for (int t = 0; t < T_N; t++)
-		pthread_join(tid[t], NULL);
+		if (started[t])
+			pthread_join(tid[t], NULL);
 	fclose(pass_out);
 	fclose(calls_out);
 	if (seen < passes) {
@@ -633,6 +655,8 @@ static int cmd_report(int argc, char **argv)
 		for (int t = 0; t < T_N; t++) {
 			stats_t *s = &p[i].s[t];
 
+			if (!s->all.n)	/* that kind of call was off */
+				continue;
 			printf("| %s | %s | %zu | %ld |", p[i].label,
 			       type_name[t], s->all.n, s->errors);
 			print_ms(pct(&s->all, 50));
@@ -655,6 +679,8 @@ static int cmd_report(int argc, char **argv)
 		       p[1].label, p[0].label, p[1].label, p[0].label);
 		printf("|---|---:|---:|\n");
 		for (int t = 0; t < T_N; t++) {
+			if (!p[0].s[t].all.n && !p[1].s[t].all.n)
+				continue;
 			printf("| %s |", type_name[t]);
 			print_ratio(pct(&p[1].s[t].during, 99),
 				    pct(&p[0].s[t].during, 99));

@@ -19,10 +19,11 @@
 #   4. under priority/multifactor, then (slurmctld restarted with
 #      cluster-restart-ctld.sh, same queue and slurm.conf) under
 #      priority/prism: after one pass to settle, for BENCH_PASSES passes
-#      three client threads call at a steady pace: submit one job and
-#      read one job (BENCH_RATE a second each), list the whole queue
-#      (one call every BENCH_LIST_EVERY s); the pass windows come from
-#      the plugin's file in StateSaveLocation (see ctld-latency.c);
+#      client threads call at a steady pace: submit one job and read one
+#      job (BENCH_RATE a second each), list the whole queue (one call
+#      every BENCH_LIST_EVERY s) and list one user's jobs, as `squeue
+#      --me` (BENCH_OWN_RATE a second); the pass windows come from the
+#      plugin's file in StateSaveLocation (see ctld-latency.c);
 #   5. a markdown table on stdout (per plugin and call: count, median,
 #      p99, max; p99 and max during passes and between them; the ratio
 #      prism/multifactor during passes), progress on stderr.
@@ -37,7 +38,11 @@
 #   BENCH_USERS       users (overrides BENCH_SIZES)
 #   BENCH_PASSES      passes measured per plugin (3)
 #   BENCH_RATE        submit and read-one calls a second, each (20)
-#   BENCH_LIST_EVERY  seconds between two whole-queue listings (10)
+#   BENCH_LIST_EVERY  seconds between two whole-queue listings (10; 0:
+#                     none: each holds the job read lock for seconds at
+#                     200,000 jobs, so while they run they decide what
+#                     every other call waits, whichever plugin runs)
+#   BENCH_OWN_RATE    one user's listings a second (2; 0: none)
 #   BENCH_THREADS     submitting threads building the queue (4)
 #   BENCH_NODES       slurmd nodes (4, 8 CPUs each)
 #   BENCH_KEEP        1: keep the temp dir (logs, raw call files)
@@ -68,11 +73,20 @@ USERS=${BENCH_USERS:-$USERS}
 PASSES=${BENCH_PASSES:-3}
 RATE=${BENCH_RATE:-20}
 LIST_EVERY=${BENCH_LIST_EVERY:-10}
+OWN_RATE=${BENCH_OWN_RATE:-2}
 THREADS=${BENCH_THREADS:-4}
 NODES=${BENCH_NODES:-4}
 for v in JOBS USERS PASSES THREADS NODES; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive integer"
 done
+for v in RATE LIST_EVERY OWN_RATE; do
+    [[ ${!v} =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$v must be a number"
+done
+[[ $RATE != 0 ]] || die "RATE must be more than 0"
+# what the clients do, for the log and the report
+CALLS_DESC="submit and read-one $RATE/s"
+if [[ $LIST_EVERY != 0 ]]; then CALLS_DESC+=", a whole-queue listing every ${LIST_EVERY}s"; else CALLS_DESC+=", no whole-queue listing"; fi
+if [[ $OWN_RATE != 0 ]]; then CALLS_DESC+=", one user's listing (list-own) $OWN_RATE/s"; fi
 UID0=200000 # bench1 .. benchUSERS: UID0+1 ..
 GID0=200000
 export PRISM_PLUGIN_DIR=${PRISM_PLUGIN_DIR:-$TOP/src/plugin/.libs}
@@ -218,9 +232,9 @@ wait_pass() {
 NOTES=
 measure() {
     local kind=$1 load0 seen
-    log "measuring $kind: $PASSES passes, submit and read-one $RATE/s, a listing every ${LIST_EVERY}s"
+    log "measuring $kind: $PASSES passes, $CALLS_DESC"
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
-    "$DIR/ctld-latency" measure "$kind" "$STATE" "$PASSES" "$RATE" "$LIST_EVERY" \
+    "$DIR/ctld-latency" measure "$kind" "$STATE" "$PASSES" "$RATE" "$LIST_EVERY" "$OWN_RATE" \
         "$UID0" "$USERS" "$GID0" "$DIR/out" "$DIR/$kind.calls" "$DIR/$kind.passes" ||
         log "WARNING: $kind: the client did not see $PASSES passes in time"
     seen=$(wc -l <"$DIR/$kind.passes")
@@ -248,7 +262,7 @@ t_prism=$(elapsed "$t0")
 # ---------------------------------------------------------------- report
 echo "## ctld-latency: $pending pending jobs, $USERS users in $LEAVES accounts, $NODES nodes"
 echo
-echo "PriorityCalcPeriod=1, $PASSES passes per plugin; submit and read-one $RATE/s, a whole-queue listing every ${LIST_EVERY}s; latencies in ms."
+echo "PriorityCalcPeriod=1, $PASSES passes per plugin; $CALLS_DESC; latencies in ms."
 echo
 "$DIR/ctld-latency" report multifactor "$DIR/multifactor.calls" "$DIR/multifactor.passes" \
     prism "$DIR/prism.calls" "$DIR/prism.passes"
