@@ -43,6 +43,17 @@
 #                     200,000 jobs, so while they run they decide what
 #                     every other call waits, whichever plugin runs)
 #   BENCH_OWN_RATE    one user's listings a second (2; 0: none)
+#   BENCH_SCHED       slurm (default): Slurm's scheduler as the cluster
+#                     tests run it (sched/backfill, default
+#                     SchedulerParameters); quiet: sched/builtin with
+#                     SchedulerParameters=defer,sched_interval=-1,
+#                     sched_min_interval=1000000 (no backfill, no periodic
+#                     main scheduling, event-triggered scheduling at most
+#                     once a second): at 200,000 pending jobs every
+#                     scheduling run walks and sorts the whole queue under
+#                     the job write lock, which otherwise decides what
+#                     the calls wait for whichever plugin runs; nothing
+#                     can start anyway (the nodes are full)
 #   BENCH_THREADS     submitting threads building the queue (4)
 #   BENCH_NODES       slurmd nodes (4, 8 CPUs each)
 #   BENCH_KEEP        1: keep the temp dir (logs, raw call files)
@@ -74,6 +85,13 @@ PASSES=${BENCH_PASSES:-3}
 RATE=${BENCH_RATE:-20}
 LIST_EVERY=${BENCH_LIST_EVERY:-10}
 OWN_RATE=${BENCH_OWN_RATE:-2}
+SCHED=${BENCH_SCHED:-slurm}
+case $SCHED in
+slurm) SCHED_CONF= ;;
+quiet) SCHED_CONF="SchedulerType=sched/builtin
+SchedulerParameters=defer,sched_interval=-1,sched_min_interval=1000000" ;;
+*) die "BENCH_SCHED must be slurm or quiet" ;;
+esac
 THREADS=${BENCH_THREADS:-4}
 NODES=${BENCH_NODES:-4}
 for v in JOBS USERS PASSES THREADS NODES; do
@@ -152,8 +170,9 @@ PriorityWeightAge=1000
 PriorityWeightFairshare=10000
 PriorityWeightJobSize=1000
 PriorityWeightPartition=1000
-PriorityWeightQOS=1000"
-log "starting the cluster in $DIR (priority/multifactor)"
+PriorityWeightQOS=1000${SCHED_CONF:+
+$SCHED_CONF}"
+log "starting the cluster in $DIR (priority/multifactor; scheduler: $SCHED)"
 "$CLUSTER/cluster-start.sh" "$DIR" 2>"$DIR/cluster-start.err" ||
     { cat "$DIR/cluster-start.err" >&2; die "cluster-start.sh failed"; }
 # shellcheck source=/dev/null
@@ -237,6 +256,8 @@ measure() {
     "$DIR/ctld-latency" measure "$kind" "$STATE" "$PASSES" "$RATE" "$LIST_EVERY" "$OWN_RATE" \
         "$UID0" "$USERS" "$GID0" "$DIR/out" "$DIR/$kind.calls" "$DIR/$kind.passes" ||
         log "WARNING: $kind: the client did not see $PASSES passes in time"
+    # what the scheduler threads did meanwhile (they hold the job lock too)
+    sdiag >"$DIR/$kind.sdiag" 2>&1 || log "WARNING: sdiag failed"
     seen=$(wc -l <"$DIR/$kind.passes")
     NOTES+="$kind: $seen of $PASSES passes seen; load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after. "
 }
@@ -262,12 +283,24 @@ t_prism=$(elapsed "$t0")
 # ---------------------------------------------------------------- report
 echo "## ctld-latency: $pending pending jobs, $USERS users in $LEAVES accounts, $NODES nodes"
 echo
-echo "PriorityCalcPeriod=1, $PASSES passes per plugin; $CALLS_DESC; latencies in ms."
+echo "PriorityCalcPeriod=1, $PASSES passes per plugin; $CALLS_DESC; scheduler: $SCHED; latencies in ms."
 echo
 "$DIR/ctld-latency" report multifactor "$DIR/multifactor.calls" "$DIR/multifactor.passes" \
     prism "$DIR/prism.calls" "$DIR/prism.passes"
 echo
 echo "$NOTES"
+echo
+echo "Scheduler threads (sdiag after each plugin's measurement; cycle times in microseconds):"
+echo
+for kind in multifactor prism; do
+    awk -v k="$kind" '
+    /^Main schedule statistics/ { sec = "main" }
+    /^Backfilling stats/ { sec = "backfill" }
+    { line = $0; sub(/^[ \t]+/, "", line); gsub(/[ \t]+/, " ", line) }
+    sec && line ~ /^(Last cycle|Max cycle|Mean cycle|Total cycles):/ {
+        printf "%s %s %s; ", k, sec, line }
+    END { print "" }' "$DIR/$kind.sdiag"
+done
 echo
 echo "Times: users ${t_users}s (accounts ${t_accounts}s), queue ${t_submit}s, multifactor ${t_mf}s, restart ${t_restart}s, prism ${t_prism}s, all $(elapsed "$T_ALL")s."
 if [[ -n ${BENCH_KEEP:-} ]]; then
