@@ -53,7 +53,9 @@
 #                     scheduling run walks and sorts the whole queue under
 #                     the job write lock, which otherwise decides what
 #                     the calls wait for whichever plugin runs; nothing
-#                     can start anyway (the nodes are full)
+#                     can start anyway (the nodes are full; the fill jobs
+#                     start under Slurm's scheduler, then slurmctld is
+#                     restarted with this one)
 #   BENCH_THREADS     submitting threads building the queue (4)
 #   BENCH_NODES       slurmd nodes (4, 8 CPUs each)
 #   BENCH_KEEP        1: keep the temp dir (logs, raw call files)
@@ -170,9 +172,8 @@ PriorityWeightAge=1000
 PriorityWeightFairshare=10000
 PriorityWeightJobSize=1000
 PriorityWeightPartition=1000
-PriorityWeightQOS=1000${SCHED_CONF:+
-$SCHED_CONF}"
-log "starting the cluster in $DIR (priority/multifactor; scheduler: $SCHED)"
+PriorityWeightQOS=1000"
+log "starting the cluster in $DIR (priority/multifactor)"
 "$CLUSTER/cluster-start.sh" "$DIR" 2>"$DIR/cluster-start.err" ||
     { cat "$DIR/cluster-start.err" >&2; die "cluster-start.sh failed"; }
 # shellcheck source=/dev/null
@@ -225,6 +226,13 @@ for n in $(sinfo -h -N -p low -o '%N' | sort -u); do
 done
 fills_running() { (($(squeue -h -t R -n fill | wc -l) == NODES)); }
 wait_for "$LIMIT_SCHED" "fill jobs running" fills_running || die "fill jobs did not start"
+if [[ -n $SCHED_CONF ]]; then
+    # the fill jobs needed a scheduler; the queue is built under this one
+    log "scheduler: $SCHED; restarting slurmctld with"$'\n'"$SCHED_CONF"
+    printf '%s\n' "# BENCH_SCHED=$SCHED" "$SCHED_CONF" >>"$DIR/etc/slurm.conf"
+    "$CLUSTER/cluster-restart-ctld.sh" "$DIR" >&2 ||
+        die "restarting slurmctld with BENCH_SCHED=$SCHED failed"
+fi
 
 log "submitting $JOBS jobs through the API ($THREADS threads, as $USERS users)"
 t0=$SECONDS
