@@ -33,8 +33,13 @@
  *
  *  ctld-latency report LABEL CALLS PASSFILE [LABEL CALLS PASSFILE]
  *	Markdown table per plugin and call type: count, median, p99, max;
- *	p99 and max of the calls that overlapped a pass and of the others;
- *	with two plugins, the ratio second/first of during-pass p99, max.
+ *	p99 and max of the calls that overlapped a pass, of those among
+ *	them that started inside the pass window, and of the others; with
+ *	two plugins, the ratios second/first of the during-pass p99 and
+ *	max. (A call that was already waiting when a pass began, for a lock
+ *	some other thread held, overlaps the pass; and a pass that waits
+ *	for the same lock stretches its window over that wait: "started
+ *	inside" leaves such calls out.)
  *
  *  Built by ctld-latency.sh: cc -O2 -o X ctld-latency.c -lslurm -lpthread
  *
@@ -544,7 +549,7 @@ static double pct(const vec_t *a, double p)
 }
 
 typedef struct {
-	vec_t all, during, between;
+	vec_t all, during, started, between;
 	long errors;
 } stats_t;
 
@@ -587,7 +592,7 @@ static int load_plugin(plugin_t *p, const char *label, const char *calls,
 	}
 	while (fscanf(f, "%31s %lf %lf %d", type, &start, &lat, &rc) == 4) {
 		int t;
-		bool during = false;
+		bool during = false, started = false;
 		double end = start + lat / 1e3;
 		stats_t *s;
 
@@ -601,16 +606,23 @@ static int load_plugin(plugin_t *p, const char *label, const char *calls,
 			s->errors++;
 		/* the call overlapped a pass window */
 		for (size_t w = 0; w < nwin; w++)
-			if (start <= win[w][1] && end >= win[w][0])
+			if (start <= win[w][1] && end >= win[w][0]) {
 				during = true;
+				if (start >= win[w][0])
+					started = true;
+			}
 		vec_add(&s->all, lat);
 		vec_add(during ? &s->during : &s->between, lat);
+		if (started)
+			vec_add(&s->started, lat);
 	}
 	fclose(f);
 	free(win);
 	for (int t = 0; t < T_N; t++) {
 		qsort(p->s[t].all.v, p->s[t].all.n, sizeof(double), cmp_double);
 		qsort(p->s[t].during.v, p->s[t].during.n, sizeof(double),
+		      cmp_double);
+		qsort(p->s[t].started.v, p->s[t].started.n, sizeof(double),
 		      cmp_double);
 		qsort(p->s[t].between.v, p->s[t].between.n, sizeof(double),
 		      cmp_double);
@@ -649,8 +661,8 @@ static int cmd_report(int argc, char **argv)
 		if (load_plugin(&p[i], argv[2 + 3 * i], argv[3 + 3 * i],
 				argv[4 + 3 * i]))
 			return 1;
-	printf("| plugin | call | count | errors | median ms | p99 ms | max ms | during passes: n | p99 ms | max ms | between: n | p99 ms | max ms |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("| plugin | call | count | errors | median ms | p99 ms | max ms | during passes: n | p99 ms | max ms | started inside a pass: n | p99 ms | max ms | between: n | p99 ms | max ms |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < np; i++)
 		for (int t = 0; t < T_N; t++) {
 			stats_t *s = &p[i].s[t];
@@ -665,6 +677,9 @@ static int cmd_report(int argc, char **argv)
 			printf(" %zu |", s->during.n);
 			print_ms(pct(&s->during, 99));
 			print_ms(pct(&s->during, 100));
+			printf(" %zu |", s->started.n);
+			print_ms(pct(&s->started, 99));
+			print_ms(pct(&s->started, 100));
 			printf(" %zu |", s->between.n);
 			print_ms(pct(&s->between, 99));
 			print_ms(pct(&s->between, 100));
@@ -675,9 +690,9 @@ static int cmd_report(int argc, char **argv)
 		printf("%s: %ld passes measured, longest %.3f s (pass window as seen in StateSaveLocation)\n",
 		       p[i].label, p[i].passes, p[i].pass_sec_max);
 	if (np == 2) {
-		printf("\n| call | during-pass p99 %s/%s | during-pass max %s/%s |\n",
+		printf("\n| call | during-pass p99 %s/%s | during-pass max %s/%s | started inside: p99 | max |\n",
 		       p[1].label, p[0].label, p[1].label, p[0].label);
-		printf("|---|---:|---:|\n");
+		printf("|---|---:|---:|---:|---:|\n");
 		for (int t = 0; t < T_N; t++) {
 			if (!p[0].s[t].all.n && !p[1].s[t].all.n)
 				continue;
@@ -686,6 +701,10 @@ static int cmd_report(int argc, char **argv)
 				    pct(&p[0].s[t].during, 99));
 			print_ratio(pct(&p[1].s[t].during, 100),
 				    pct(&p[0].s[t].during, 100));
+			print_ratio(pct(&p[1].s[t].started, 99),
+				    pct(&p[0].s[t].started, 99));
+			print_ratio(pct(&p[1].s[t].started, 100),
+				    pct(&p[0].s[t].started, 100));
 			printf("\n");
 		}
 	}
