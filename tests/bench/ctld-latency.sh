@@ -46,9 +46,12 @@
 #   BENCH_SCHED       slurm (default): Slurm's scheduler as the cluster
 #                     tests run it (sched/backfill, default
 #                     SchedulerParameters); quiet: sched/builtin with
-#                     SchedulerParameters=defer,sched_interval=-1,
-#                     sched_min_interval=1000000 (no backfill, no periodic
-#                     main scheduling, event-triggered scheduling at most
+#                     SchedulerParameters=defer,interval=3600,
+#                     sched_interval=-1,sched_min_interval=1000000 (no
+#                     backfill, sched/builtin's start-time estimate hourly
+#                     (its parser takes the first "interval=": it must
+#                     come before sched_interval), no periodic main
+#                     scheduling, event-triggered scheduling at most
 #                     once a second): at 200,000 pending jobs every
 #                     scheduling run walks and sorts the whole queue under
 #                     the job write lock, which otherwise decides what
@@ -91,7 +94,7 @@ SCHED=${BENCH_SCHED:-slurm}
 case $SCHED in
 slurm) SCHED_CONF= ;;
 quiet) SCHED_CONF="SchedulerType=sched/builtin
-SchedulerParameters=defer,sched_interval=-1,sched_min_interval=1000000" ;;
+SchedulerParameters=defer,interval=3600,sched_interval=-1,sched_min_interval=1000000" ;;
 *) die "BENCH_SCHED must be slurm or quiet" ;;
 esac
 THREADS=${BENCH_THREADS:-4}
