@@ -62,6 +62,8 @@ _cluster_test_end() {
         echo "FAIL: test aborted before all checks ran (rc=$rc)"
         ((rc != 0)) || rc=1
     fi
+    # a failed check fails the test, whatever the script's last command
+    ((FAILED == 0 || rc != 0)) || rc=1
     # the summary is printed last, after the cluster has been stopped
     echo "$PASSED passed, $FAILED failed"
     exit "$rc"

@@ -200,8 +200,16 @@ sacctmgr -i add user man account=physics fairshare=10 >/dev/null ||
     die "sacctmgr could not add user man"
 log "stopping slurmdbd; starting slurmctld without it"
 stop_recorded "$DIR" slurmdbd
+m_stop=$(pass_mtime)
 start_slurmctld "$DIR" || die "slurmctld did not start with slurmdbd down"
 has_man() { sshare -a -n -P -A physics -o Account,User 2>/dev/null | grep -q '|man$'; }
+# the pass slurmctld runs as it starts (it charges only the seconds since
+# the pass before the stop): g1 after it, so that g1 -> g2 is a whole
+# period's charge, however long slurmctld took to start
+wait_for "$(limit_passes 1)" "slurmctld's first pass after the restart" \
+    bash -c "[[ \$(stat -c %Y '$DIR/state/priority_last_decay_ran' 2>/dev/null || echo 0) != $m_stop ]]" ||
+    log "no pass seen since the restart (the check below says what it read)"
+sleep 1
 g1=$(raw daemon physics)
 # a job that waits (node1 is daemon's): its priority is computed
 J_P=$(submit bin -A chem -p low -w node1 -N 1 --exclusive -t 10 -J dbd-pending --wrap 'sleep 60')
@@ -248,3 +256,4 @@ check "(f) the priority plugin logged no error from slurmdbd's first outage on" 
     "$([[ -z $errs ]] && echo 0 || echo 1)" "${errs:-none}"
 
 FINISHED=1
+((FAILED == 0))

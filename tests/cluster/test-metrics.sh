@@ -573,3 +573,4 @@ check "(n) --listen without a controller: HTTP 503 with the reason" $rc \
 stop_recorded "$D" prism-listen 20 || true
 CUR=
 FINISHED=1
+((FAILED == 0))
