@@ -8,9 +8,17 @@
 #  - the pass ends and computes the same priorities as without the storm
 #    (the report of every job is the same);
 #  - its slices hold the lock for a tenth of the wait before them instead
-#    of 1.5 ms, so it needs far fewer of them: short slices would each wait
-#    for a hold of the storm (a pass over 200,000 jobs did not end in 11
-#    minutes of continuous listings on a real slurmctld);
+#    of 1.5 ms (its longest hold is several times 1.5 ms), so it needs
+#    fewer of them (at most half as many as the free pass): short slices
+#    would each wait for a hold of the storm (a pass over 200,000 jobs did
+#    not end in 11 minutes of continuous listings on a real slurmctld).
+#    How many fewer depends on the machine: each wait is what is left of
+#    a hold when the pass asks, and on a busy machine the storm's thread
+#    is often late to ask again, so that the pass gets in at once and
+#    holds 1.5 ms (3.5-3.8 times fewer slices in a test command run
+#    beside two valgrind processes, 3.9-6.6 beside two busy loops, 7.5-10
+#    nearly idle; at least 4 times was asked until then, and failed):
+#    the long hold is what the slices are for;
 #  - the storm did keep the pass waiting (its longest wait for the lock).
 # The slice counts come from the pass's own log line (DebugFlags=Priority).
 set -u
@@ -67,12 +75,15 @@ else
 	else
 		ko "the storm did not keep the pass waiting (longest wait $storm_wait us)"
 	fi
-	# (the free pass needs many slices, or the comparison says nothing)
+	# (the free pass needs many slices, or the comparison says nothing;
+	# 5 ms: over three free slices, a tenth of a wait of 50 ms, a
+	# quarter of the storm's hold)
 	if [ "$free_slices" -ge 20 ] &&
-		[ $((storm_slices * 4)) -le "$free_slices" ]; then
+		[ $((storm_slices * 2)) -le "$free_slices" ] &&
+		[ "$storm_hold" -ge 5000 ]; then
 		ok "under the storm the pass takes the lock $storm_slices times, not $free_slices (longest hold $storm_hold us)"
 	else
-		ko "under the storm the pass takes the lock $storm_slices times, free $free_slices"
+		ko "under the storm the pass takes the lock $storm_slices times, free $free_slices (longest hold $storm_hold us, wanted 5000 or more)"
 	fi
 fi
 
