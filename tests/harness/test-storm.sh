@@ -16,7 +16,7 @@
 #    a hold when the pass asks, and on a busy machine the storm's thread
 #    is often late to ask again, so that the pass gets in at once and
 #    holds 1.5 ms (3.5-3.8 times fewer slices in a test command run
-#    beside two valgrind processes, 3.9-6.6 beside two busy loops, 7.5-10
+#    beside two valgrind processes, 3.9-5.9 beside two busy loops, 7.5-10
 #    nearly idle; at least 4 times was asked until then, and failed):
 #    the long hold is what the slices are for;
 #  - the storm did keep the pass waiting (its longest wait for the lock).
