@@ -77,7 +77,7 @@ else
 	fi
 	# (the free pass needs many slices, or the comparison says nothing;
 	# 5 ms: over three free slices, a tenth of a wait of 50 ms, a
-	# quarter of the storm's hold)
+	# quarter of what a slice holds after a whole hold of the storm)
 	if [ "$free_slices" -ge 20 ] &&
 		[ $((storm_slices * 2)) -le "$free_slices" ] &&
 		[ "$storm_hold" -ge 5000 ]; then
