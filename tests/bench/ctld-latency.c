@@ -22,14 +22,16 @@
  *	the next one to when it ended (no burst to catch up). Each call is
  *	one line of CALLS: "TYPE START LATENCY_MS RC" (START: wall clock
  *	at its start, epoch seconds; latency from CLOCK_MONOTONIC). Each
- *	pass is one line of PASSFILE: "START END" (epoch seconds):
+ *	pass is one line of PASSFILE: "START END HOLD_USEC" (epoch
+ *	seconds; HOLD_USEC the pass's longest job lock hold, -1 unknown):
  *	  prism        StateSaveLocation/priority_prism_pass is replaced at
  *	               the end of every pass: END its mtime, START END less
- *	               its duration_usec
+ *	               its duration_usec, HOLD_USEC its lock_hold_max_usec
  *	  multifactor  priority_last_decay_ran is replaced at the end of
  *	               every pass: END its mtime, START the time it holds
  *	               (the pass's start_time, whole seconds: the window may
- *	               start up to 1 s early)
+ *	               start up to 1 s early); it holds the job write
+ *	               lock for the whole pass: HOLD_USEC -1
  *
  *  ctld-latency report LABEL CALLS PASSFILE [LABEL CALLS PASSFILE]
  *	Markdown table per plugin and call type: count, median, p99, max;
@@ -346,12 +348,14 @@ static void *client(void *arg)
 
 /* The pass window the file 'path' (just replaced) describes. */
 static bool pass_window(const char *kind, const char *path,
-			const struct stat *st, double *start, double *end)
+			const struct stat *st, double *start, double *end,
+			long long *hold)
 {
 	FILE *f = fopen(path, "r");
 	bool ok = false;
 
 	*end = ts_sec(&st->st_mtim);
+	*hold = -1;
 	if (!f)
 		return false;
 	if (!strcmp(kind, "prism")) {
@@ -363,6 +367,7 @@ static bool pass_window(const char *kind, const char *path,
 				*start = *end - dur / 1e6;
 				ok = true;
 			}
+			(void) sscanf(line, "lock_hold_max_usec %lld", hold);
 		}
 	} else {
 		unsigned char b[8];
@@ -477,19 +482,24 @@ static int cmd_measure(int argc, char **argv)
 	limit = t_start + passes * 180 + 120;
 	while (seen < passes && now_mono() < limit) {
 		double s, e;
+		long long hold;
 
 		usleep(20000);
 		if (stat(path, &st) || (st.st_mtim.tv_sec == last.tv_sec &&
 					st.st_mtim.tv_nsec == last.tv_nsec))
 			continue;
 		last = st.st_mtim;
-		if (!pass_window(kind, path, &st, &s, &e))
+		if (!pass_window(kind, path, &st, &s, &e, &hold))
 			continue;
-		fprintf(pass_out, "%.6f %.6f\n", s, e);
+		fprintf(pass_out, "%.6f %.6f %lld\n", s, e, hold);
 		fflush(pass_out);
 		seen++;
-		fprintf(stderr, "  pass %ld of %ld: %.3f s (%s)\n", seen,
-			passes, e - s, kind);
+		if (hold >= 0)
+			fprintf(stderr, "  pass %ld of %ld: %.3f s, longest job lock hold %.1f ms (%s)\n",
+				seen, passes, e - s, hold / 1e3, kind);
+		else
+			fprintf(stderr, "  pass %ld of %ld: %.3f s (%s)\n",
+				seen, passes, e - s, kind);
 	}
 	/* a few seconds after the last pass, to have calls after it */
 	if (seen == passes)
@@ -558,6 +568,7 @@ typedef struct {
 	stats_t s[T_N];
 	long passes;
 	double pass_sec_max;
+	long long hold_usec_max;	/* -1: not known */
 } plugin_t;
 
 static int load_plugin(plugin_t *p, const char *label, const char *calls,
@@ -567,16 +578,26 @@ static int load_plugin(plugin_t *p, const char *label, const char *calls,
 	size_t nwin = 0;
 	char type[32];
 	double start, lat, a, b;
+	long long hold;
+	char line[256];
 	int rc;
 	FILE *f;
 
 	memset(p, 0, sizeof(*p));
 	p->label = label;
+	p->hold_usec_max = -1;
 	if (!(f = fopen(passfile, "r"))) {
 		perror(passfile);
 		return -1;
 	}
-	while (fscanf(f, "%lf %lf", &a, &b) == 2) {
+	/* (files of earlier runs have no HOLD_USEC) */
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%lf %lf %lld", &a, &b, &hold);
+
+		if (n < 2)
+			continue;
+		if (n == 3 && hold > p->hold_usec_max)
+			p->hold_usec_max = hold;
 		win = realloc(win, (nwin + 1) * sizeof(*win));
 		win[nwin][0] = a;
 		win[nwin][1] = b;
@@ -686,9 +707,14 @@ static int cmd_report(int argc, char **argv)
 			printf("\n");
 		}
 	printf("\n");
-	for (int i = 0; i < np; i++)
-		printf("%s: %ld passes measured, longest %.3f s (pass window as seen in StateSaveLocation)\n",
+	for (int i = 0; i < np; i++) {
+		printf("%s: %ld passes measured, longest %.3f s (pass window as seen in StateSaveLocation)",
 		       p[i].label, p[i].passes, p[i].pass_sec_max);
+		if (p[i].hold_usec_max >= 0)
+			printf("; its longest job lock hold in them %.1f ms",
+			       p[i].hold_usec_max / 1e3);
+		printf("\n");
+	}
 	if (np == 2) {
 		printf("\n| call | during-pass p99 %s/%s | during-pass max %s/%s | started inside: p99 | max |\n",
 		       p[1].label, p[0].label, p[1].label, p[0].label);

@@ -315,6 +315,6 @@ done
 echo
 echo "Times: users ${t_users}s (accounts ${t_accounts}s), queue ${t_submit}s, multifactor ${t_mf}s, restart ${t_restart}s, prism ${t_prism}s, all $(elapsed "$T_ALL")s."
 if [[ -n ${BENCH_KEEP:-} ]]; then
-    echo "Raw files in $DIR (*.calls: TYPE START LATENCY_MS RC; *.passes: START END)."
+    echo "Raw files in $DIR (*.calls: TYPE START LATENCY_MS RC; *.passes: START END HOLD_USEC, -1 for multifactor)."
 fi
 OK=1
