@@ -19,45 +19,70 @@
 #include "usage_snap.h"
 
 /*
- * The node arrays are kept between passes (only the recalculation thread
- * uses them, under the assoc_mgr write lock) and grow as the tree grows.
+ * A pass's node arrays: nodes[] and recs[] are allocated (not cleared:
+ * the walk writes every entry it uses) when a pass's walk begins, grow
+ * if the tree grows during it, and are freed when the pass's fair-share
+ * is done, so that slurmctld does not keep 72 bytes an association
+ * between passes for them (a tenth of a pending job's memory per
+ * association, issue 34); only the recalculation thread uses them, under
+ * the assoc_mgr write lock.
  */
 static prism_ft_node_t *nodes;
 static slurmdb_assoc_rec_t **recs;
+static size_t nodes_cap;
+static size_t recs_cap;
 /*
  * The nodes are numbered breadth first, each node's children in list
  * order, so the children's index array in list order is 1, 2, ..., n - 1
  * and each node's children are a range of indices. ranked[]: the order
  * the last Fair Tree run left them in (its ranking), of ranked_n nodes (0
- * for none). A pass with as many nodes ranks each sibling set starting
- * from there, one comparison per node where the levels kept their order;
- * when the tree changed shape meanwhile, prism_fairtree_rerun() says so
- * and the pass ranks from list order (logged with DebugFlags=Priority).
+ * for none), kept between passes (4 bytes a node). A pass with as many
+ * nodes ranks each sibling set starting from there, one comparison per
+ * node where the levels kept their order; when the tree changed shape
+ * meanwhile, prism_fairtree_rerun() says so and the pass ranks from list
+ * order (logged with DebugFlags=Priority).
  */
 static uint32_t *ranked;
 static size_t ranked_n;
-static size_t cap;		/* of nodes[] and ranked[] */
-static size_t recs_cap;
+static size_t ranked_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
+
+/* The capacity for 'need' entries, from 'cap': doubled, or 'need'. */
+static size_t _cap_for(size_t need, size_t cap)
+{
+	return need < 2 * cap ? 2 * cap : need;
+}
 
 /* Room for 'need' records in recs[] (the classic pass needs no more). */
 static void _grow_recs(size_t need)
 {
 	if (need <= recs_cap)
 		return;
-	recs_cap = need < 2 * recs_cap ? 2 * recs_cap : need;
-	xrecalloc(recs, recs_cap, sizeof(*recs));
+	recs_cap = _cap_for(need, recs_cap);
+	xrealloc_nz(recs, recs_cap * sizeof(*recs));
 }
 
 static void _grow(size_t need)
 {
 	_grow_recs(need);
-	if (need <= cap)
-		return;
-	cap = need < 2 * cap ? 2 * cap : need;
-	xrecalloc(nodes, cap, sizeof(*nodes));
-	xrecalloc(ranked, cap, sizeof(*ranked));
+	if (need > nodes_cap) {
+		nodes_cap = _cap_for(need, nodes_cap);
+		xrealloc_nz(nodes, nodes_cap * sizeof(*nodes));
+	}
+	if (need > ranked_cap) {
+		ranked_cap = _cap_for(need, ranked_cap);
+		xrecalloc(ranked, ranked_cap, sizeof(*ranked));
+	}
+}
+
+/* The pass's fair-share is done: free its node arrays. */
+static void _release(void)
+{
+	xfree(nodes);
+	xfree(recs);
+	nodes_cap = 0;
+	recs_cap = 0;
 }
 
 /* Where _add_child() puts the next child of node 'parent'. */
@@ -240,13 +265,11 @@ static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
 
 extern void prism_fs_tree_fini(void)
 {
-	xfree(nodes);
-	xfree(recs);
+	_release();
 	xfree(ranked);
 	ranked_n = 0;
+	ranked_cap = 0;
 	xfree(sibling_norms);
-	cap = 0;
-	recs_cap = 0;
 	sibling_cap = 0;
 }
 
@@ -390,6 +413,7 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 	if (d)
 		prism_usage_decay_locked(d, all);
 	assoc_mgr_unlock(&locks);
+	_release();
 }
 
 extern double prism_fs_job_factor(job_record_t *job_ptr,

@@ -66,11 +66,18 @@
 
 static const char plugin[] = PRISM_PLUGIN_TYPE;
 
-/* The image of the last save, kept from pass to pass (no page faults on
- * a fresh buffer each time) and grown as the records need, not to the
- * size of every TRES of every record; the recalculation thread's only. */
+/*
+ * The image a pass's save builds: allocated (not cleared: only the pages
+ * the records reach are touched) when the pass begins its copy, at the
+ * size of the last image, grown as the records need, not to the size of
+ * every TRES of every record, and freed once written, so that slurmctld
+ * does not keep it between passes (60-76 bytes an association in
+ * tests/bench/run.sh's worlds of 100,000);
+ * the recalculation thread's only.
+ */
 static char *snap_buf;
 static size_t snap_cap;
+static size_t snap_last;	/* the last image's size */
 
 typedef struct {
 	size_t pos;		/* where the next record goes */
@@ -195,10 +202,20 @@ static bool _copy_begin(put_arg_t *a, prism_usnap_head_t *h)
 		error("%s: usage snapshot: too many records", plugin);
 		return false;
 	}
-	/* the first time: room for one TRES per record */
-	return _grow(a, MIN(a->max, PRISM_USNAP_HEAD + 8 +
-				    (size_t) (h->assoc_cnt + h->qos_cnt) *
-					    prism_usnap_rec_max(1)));
+	/* as much as the last image took, at least one TRES per record */
+	return _grow(a, MIN(a->max,
+			    MAX(snap_last,
+				PRISM_USNAP_HEAD + 8 +
+					(size_t) (h->assoc_cnt + h->qos_cnt) *
+						prism_usnap_rec_max(1))));
+}
+
+/* The image is written (or given up): free it. */
+static void _release(void)
+{
+	free(snap_buf);
+	snap_buf = NULL;
+	snap_cap = 0;
 }
 
 /*
@@ -324,35 +341,47 @@ static bool _copy(prism_usnap_head_t *h, size_t *end, copy_how_t *how)
 	return ok;
 }
 
+/*
+ * Write the image copied into snap_buf ('len' bytes so far, of header
+ * 'h', copied as 'how' says from CPU time 'cpu0' on) for the pass 'st'.
+ */
+static void _write(const prism_state_t *st, prism_usnap_head_t *h,
+		   size_t len, const copy_how_t *how, int64_t cpu0)
+{
+	int64_t cpu_copy = _cpu_usec();
+	char staged[96] = "";
+
+	h->last_recalc = st->last_recalc;
+	h->last_reset = st->last_reset;
+	len = prism_usnap_end(snap_buf, len, h);
+	snap_last = len;
+	log_flag(PRIO, "%s: usage snapshot: writing pass %" PRId64,
+		 plugin, h->last_recalc);
+	if (prism_state_file_write_own(SNAP_NAME, snap_buf, len))
+		return;
+	if (how->staged)
+		snprintf(staged, sizeof(staged),
+			 ": associations put by fair-share, %u charged since put again",
+			 how->again);
+	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u association records, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us%s)",
+		 plugin, h->last_recalc, h->assoc_cnt, h->qos_cnt, len,
+		 _cpu_usec() - cpu0, cpu_copy - cpu0, staged);
+}
+
 extern void prism_usage_snap_save(const prism_state_t *st)
 {
 	prism_usnap_head_t h;
-	int64_t cpu0 = _cpu_usec(), cpu_copy;
+	int64_t cpu0 = _cpu_usec();
 	copy_how_t how = { 0 };
 	bool ok = false;
 	size_t len;
-	char staged[96] = "";
 
 	if (xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		ok = _copy(&h, &len, &how);
 	prism_usage_snap_stage_want(false);
-	if (!ok)
-		return;
-	cpu_copy = _cpu_usec();
-	h.last_recalc = st->last_recalc;
-	h.last_reset = st->last_reset;
-	len = prism_usnap_end(snap_buf, len, &h);
-	log_flag(PRIO, "%s: usage snapshot: writing pass %" PRId64,
-		 plugin, h.last_recalc);
-	if (prism_state_file_write_own(SNAP_NAME, snap_buf, len))
-		return;
-	if (how.staged)
-		snprintf(staged, sizeof(staged),
-			 ": associations put by fair-share, %u charged since put again",
-			 how.again);
-	log_flag(PRIO, "%s: usage snapshot: written pass %" PRId64 ", %u association records, %u QOS, %zu bytes, CPU %" PRId64 " us (copy under the read locks %" PRId64 " us%s)",
-		 plugin, h.last_recalc, h.assoc_cnt, h.qos_cnt, len,
-		 _cpu_usec() - cpu0, cpu_copy - cpu0, staged);
+	if (ok)
+		_write(st, &h, len, &how, cpu0);
+	_release();
 }
 
 /* The leaf usage every association holds as slurmctld loaded it. */
@@ -635,9 +664,8 @@ done:
 
 extern void prism_usage_snap_fini(void)
 {
-	free(snap_buf);
-	snap_buf = NULL;
-	snap_cap = 0;
+	_release();
+	snap_last = 0;
 	prism_usage_snap_stage_want(false);
 	prism_usage_charged_fini();
 }
