@@ -23,7 +23,8 @@
 extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 				 const prism_decay_t *d);
 
-/* Free what the fair-share pass keeps between passes. */
+/* Free what the fair-share pass keeps between passes (the Fair Tree
+ * ranking; a pass frees its node arrays itself). */
 extern void prism_fs_tree_fini(void);
 
 /*

@@ -59,8 +59,9 @@ extern void prism_usage_snap_stage_done(bool all);
 extern int prism_usage_snap_load(prism_state_t *st);
 
 /*
- * Free the image kept from pass to pass. Call it once the recalculation
- * thread has stopped (the plugin is about to be unloaded).
+ * Free what is kept from pass to pass (the list of the associations
+ * charged; a save frees its image itself). Call it once the
+ * recalculation thread has stopped (the plugin is about to be unloaded).
  */
 extern void prism_usage_snap_fini(void);
 
