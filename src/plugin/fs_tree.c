@@ -20,12 +20,12 @@
 
 /*
  * A pass's node arrays: nodes[] and recs[] are allocated (not cleared:
- * the walk writes every entry it uses) when a pass's walk begins, grow
- * if the tree grows during it, and are freed when the pass's fair-share
- * is done, so that slurmctld does not keep 72 bytes an association
- * between passes for them (a tenth of a pending job's memory per
- * association, issue 34); only the recalculation thread uses them, under
- * the assoc_mgr write lock.
+ * the walk writes every entry it uses) when a pass's walk begins and
+ * freed when the pass's fair-share is done, so that slurmctld does not
+ * keep 72 bytes an association for them between passes (at ten
+ * associations a pending job, 720 bytes a job: most of what multifactor
+ * keeps per job; issue 34). Only the recalculation thread uses them,
+ * under the assoc_mgr write lock.
  */
 static prism_ft_node_t *nodes;
 static slurmdb_assoc_rec_t **recs;
