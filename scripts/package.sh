@@ -64,8 +64,11 @@ deb=$(find "$work" -maxdepth 1 -name 'prism-slurm_*.deb' | head -n 1)
 [ -n "$deb" ] || die "no prism-slurm .deb was built"
 
 log "lintian $(basename "$deb")"
-lintian --fail-on error,warning --display-info --info "$deb" >&2 ||
-	die "lintian: errors or warnings in $(basename "$deb")"
+# (Debian 12's lintian, 2.116, leaves a database file, mldbm-elf-*, in
+# TMPDIR at every run: give it a directory of ours, removed with $work)
+mkdir "$work/tmp"
+TMPDIR=$work/tmp lintian --fail-on error,warning --display-info --info \
+	"$deb" >&2 || die "lintian: errors or warnings in $(basename "$deb")"
 
 cp "$deb" "$out/"
 cp "$work/build.log" "$out/$(basename "$deb" .deb).build.log"
