@@ -48,6 +48,12 @@ static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static time_t plugin_start;
 static int64_t passes;
 
+/* Job ids, in job_list's order. */
+typedef struct {
+	uint32_t *id;
+	uint32_t n, cap;
+} ids_t;
+
 typedef struct {
 	prism_pass_t p;		/* what the policy's hooks see */
 	prism_policy_inst_t *inst;	/* the policy of this pass */
@@ -59,6 +65,8 @@ typedef struct {
 	uint32_t charged;	/* running jobs charged */
 	int64_t hold_max_usec;	/* longest job write lock hold */
 	int64_t wait_max_usec;	/* longest wait for it */
+	ids_t *want;		/* charging gathers here the jobs that need
+				 * a priority (NULL: it does not) */
 } pass_t;
 
 /*
@@ -138,9 +146,23 @@ static void _charge_and_set(job_record_t *job_ptr, pass_t *pass)
 		_set_priority(job_ptr, pass);
 }
 
+/* Add 'id' to 'ids'. */
+static void _ids_add(ids_t *ids, uint32_t id)
+{
+	if (ids->n == ids->cap) {
+		ids->cap = ids->cap ? 2 * ids->cap : 1024;
+		xrealloc_nz(ids->id, ids->cap * sizeof(*ids->id));
+	}
+	ids->id[ids->n++] = id;
+}
+
+/* (the Fair Tree walk after it recomputes even finished jobs, as
+ * multifactor does with CALCULATE_RUNNING) */
 static void _charge_only(job_record_t *job_ptr, pass_t *pass)
 {
 	(void) _charge(job_ptr, pass);
+	if (pass->want && _needs_priority(job_ptr, pass))
+		_ids_add(pass->want, job_ptr->job_id);
 }
 
 /* One walk over all jobs: what to do per job and which locks it needs. */
@@ -230,10 +252,23 @@ static void _hold_done(const slice_t *slice, pass_t *pass)
  */
 #define PRISM_AHEAD 8
 
+/*
+ * Where a walk's jobs come from: job_list, through one iterator kept
+ * across slices, or the jobs of a list of ids, each found by
+ * find_job_record() (slurmctld's hash of jobs by id: a few instructions
+ * where list_next() takes and releases the list's own lock), skipping
+ * those gone since.
+ */
+typedef struct {
+	list_itr_t *itr;
+	const ids_t *ids;	/* NULL: job_list */
+	uint32_t next;		/* the next of ids */
+} source_t;
+
 typedef struct {
 	job_record_t *job[PRISM_AHEAD];
 	uint32_t head, n;
-	bool end;		/* list_next() met the end of job_list */
+	bool end;		/* the source has no more jobs */
 } ahead_t;
 
 /* Ask for the lines of 'job_ptr' the pass reads first. */
@@ -246,13 +281,28 @@ static void _prefetch_job(const job_record_t *job_ptr)
 	__builtin_prefetch(&job_ptr->prio_factors);
 }
 
-/* The next job to handle, or NULL at the end of job_list. */
-static job_record_t *_next_job(list_itr_t *itr, ahead_t *a)
+/* The source's next job, or NULL when it has no more. */
+static job_record_t *_source_next(source_t *src)
+{
+	if (!src->ids)
+		return list_next(src->itr);
+	while (src->next < src->ids->n) {
+		job_record_t *job_ptr =
+			find_job_record(src->ids->id[src->next++]);
+
+		if (job_ptr)
+			return job_ptr;
+	}
+	return NULL;
+}
+
+/* The next job to handle, or NULL when the source has no more. */
+static job_record_t *_next_job(source_t *src, ahead_t *a)
 {
 	job_record_t *job_ptr;
 
 	while (!a->end && (a->n < PRISM_AHEAD)) {
-		if (!(job_ptr = list_next(itr))) {
+		if (!(job_ptr = _source_next(src))) {
 			a->end = true;
 			break;
 		}
@@ -280,23 +330,26 @@ static void _drain(ahead_t *a, const step_t *step, pass_t *pass)
 }
 
 /*
- * Walk every job in short slices: each slice takes the job write lock and
- * the step's assoc_mgr locks, handles jobs until its budget
- * (prism_slice.h) has passed, and lets go, so that RPCs waiting for the
- * job lock get in between. The walk keeps one iterator on job_list across slices: Slurm's
+ * Walk every job ('ids' NULL), or the jobs of 'ids' still there, in short
+ * slices: each slice takes the job write lock and the step's assoc_mgr
+ * locks, handles jobs until its budget (prism_slice.h) has passed, and
+ * lets go, so that RPCs waiting for the job lock get in between. A walk
+ * of every job keeps one iterator on job_list across slices: Slurm's
  * list moves an iterator past a node that is removed and never reorders
  * job_list, so jobs submitted or purged between slices are handled
  * safely (a purged job is simply not met; a record is only touched while
  * the job lock is held, and the jobs taken ahead are handled before it is
- * let go).
+ * let go). A walk of ids finds each job again by id, in the slice that
+ * handles it.
  */
-static void _walk_jobs(const step_t *step, pass_t *pass)
+static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
 	assoc_mgr_lock_t locks = step->locks;
-	list_itr_t *itr = NULL;
+	source_t src = { .ids = ids };
+	bool begun = false;
 	ahead_t ahead = { .n = 0 };
 
 	while (!ahead.end) {
@@ -304,12 +357,15 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		uint32_t n = 0;
 
 		_slice_lock(job_write_lock, &slice, pass);
-		if (!itr) {
+		if (!begun) {
 			if (!*prism_ctl.job_list) {
 				unlock_slurmctld(job_write_lock);
 				return;
 			}
-			itr = list_iterator_create(*prism_ctl.job_list);
+			begun = true;
+			if (!ids)
+				src.itr = list_iterator_create(
+					*prism_ctl.job_list);
 			prism_world_get(&pass->p.world);
 			if (step->site_update && pass->p.decayed)
 				site_factor_g_update();
@@ -317,7 +373,7 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		assoc_mgr_lock(&locks);
 		pass->in_force = prism_policy_slice_begin(pass->inst);
 		while (!_slice_done(&slice, ++n, PRISM_SLICE_CHECK)) {
-			job_record_t *job_ptr = _next_job(itr, &ahead);
+			job_record_t *job_ptr = _next_job(&src, &ahead);
 
 			if (!job_ptr)
 				break;
@@ -326,8 +382,8 @@ static void _walk_jobs(const step_t *step, pass_t *pass)
 		_drain(&ahead, step, pass);
 		prism_policy_slice_end();
 		assoc_mgr_unlock(&locks);
-		if (ahead.end)
-			list_iterator_destroy(itr);
+		if (ahead.end && src.itr)
+			list_iterator_destroy(src.itr);
 		if (pass->changed)
 			*prism_ctl.last_job_update = time(NULL);
 		_hold_done(&slice, pass);
@@ -383,11 +439,24 @@ static void _walk_results(uint32_t n, pass_t *pass)
 static void _after_fs_step(pass_t *pass, bool began)
 {
 	uint32_t n;
+	ids_t want = { .n = 0 };
 
-	_walk_jobs(&charge_only, pass);
+	/*
+	 * Charging meets every job: it notes those the walk after fair-share
+	 * recomputes, which then finds each by id instead of walking
+	 * job_list again. A job submitted after charging has passed the end
+	 * of job_list keeps the priority slurmctld had Prism give it at
+	 * submission (priority_p_set()) until the next pass, as one submitted
+	 * just after the pass does.
+	 */
+	if (!prism_policy_batched(pass->inst))
+		pass->want = &want;
+	_walk_jobs(&charge_only, NULL, pass);
+	pass->want = NULL;
 	prism_fs_tree_update(&pass->p.conf, NULL);
 	if (!prism_policy_batched(pass->inst)) {
-		_walk_jobs(&set_fair_tree, pass);
+		_walk_jobs(&set_fair_tree, &want, pass);
+		xfree(want.id);
 		return;
 	}
 	if (!began)
@@ -470,13 +539,13 @@ static void _pass(void)
 
 		prism_fs_tree_update(&pass.p.conf, decay ? &d : NULL);
 		if (pass.p.decayed)
-			_walk_jobs(&charge_and_set, &pass);
+			_walk_jobs(&charge_and_set, NULL, &pass);
 	}
 #ifdef PRISM_STORE_FS_FACTOR
 	/* classic fair-share's factor where sshare and the usage_thres
 	 * check read it, for every job's association (25.11 on) */
 	if (pass.with_dbd && !(pass.p.conf.flags & PRISM_F_FAIR_TREE))
-		_walk_jobs(&store_fs_factor, &pass);
+		_walk_jobs(&store_fs_factor, NULL, &pass);
 #endif
 	prism_policy_pass_end(pass.inst, &pass.p);
 	prism_policy_put(pass.inst);

@@ -170,13 +170,16 @@ sprio_run() {
 # and assoc_mgr_unlock() to time holds for --bench: a wrapper a real
 # slurmctld does not have, and multifactor locks the association manager
 # once a job (about 4% of its steady pass at 10k jobs), Prism once a
-# slice.  What the wrapped functions themselves do (Slurm's) still counts.
+# slice.  What the wrapped functions themselves do (Slurm's) still counts,
+# and so does the harness's find_job_record(), the same lookup as
+# slurmctld's (Prism's Fair Tree walk finds its jobs by id).
 # Cachegrind files only (fl= names every file in full).
 counts() {
 	awk '
 	/^events:/ { for (i = 2; i <= NF; i++) { col[$i] = i; name[i] = $i } }
-	/^fl=/ { inh = ($0 ~ /\/tests\/harness\//); next }
-	inh && /^[0-9]/ { for (i = 2; i <= NF; i++) h[name[i]] += $i }
+	/^fl=/ { inh = ($0 ~ /\/tests\/harness\//); inf = inh; next }
+	/^fn=/ { inf = inh && ($0 != "fn=find_job_record"); next }
+	inf && /^[0-9]/ { for (i = 2; i <= NF; i++) h[name[i]] += $i }
 	/^summary:/ { for (i = 2; i <= NF; i++) v[i] = $i }
 	END {
 		if (!("Ir" in col) || !("DLmr" in col) || !("DLmw" in col)) exit 1

@@ -1525,18 +1525,78 @@ extern part_record_t *find_part_record(char *name)
 	return list_find_first(part_list, _find_part_by_name, name);
 }
 
-static int _find_job_by_id(void *x, void *key)
-{
-	job_record_t *job_ptr = x;
+/*
+ * Jobs by id, as slurmctld keeps them (job_mgr.c): a table of buckets
+ * indexed by id modulo its size, the records of a bucket chained through
+ * job_ptr->job_next. slurmctld sizes it to MaxJobCount, which a site with
+ * that many jobs has raised; here it grows to twice the jobs when they
+ * outnumber it. Under the job write lock, as job_list.
+ */
+static job_record_t **job_hash;
+static uint32_t job_hash_size, job_hash_cnt;
 
-	return (job_ptr->job_id == *(uint32_t *) key);
+#define JOB_HASH_INX(id) ((id) % job_hash_size)
+
+static void _job_hash_put(job_record_t *job_ptr)
+{
+	uint32_t inx = JOB_HASH_INX(job_ptr->job_id);
+
+	job_ptr->job_next = job_hash[inx];
+	job_hash[inx] = job_ptr;
 }
 
+static void _job_hash_add(job_record_t *job_ptr)
+{
+	if (job_hash_cnt + 1 > job_hash_size) {
+		job_record_t **old = job_hash;
+		uint32_t old_size = job_hash_size;
+
+		job_hash_size = MAX(slurm_conf.max_job_cnt,
+				    2 * (job_hash_cnt + 1));
+		job_hash = xcalloc(job_hash_size, sizeof(*job_hash));
+		for (uint32_t i = 0; i < old_size; i++) {
+			job_record_t *p = old[i], *next;
+
+			for (; p; p = next) {
+				next = p->job_next;
+				_job_hash_put(p);
+			}
+		}
+		xfree(old);
+	}
+	_job_hash_put(job_ptr);
+	job_hash_cnt++;
+}
+
+static void _job_hash_remove(job_record_t *job_ptr)
+{
+	job_record_t **pp;
+
+	if (!job_hash_size)
+		return;
+	for (pp = &job_hash[JOB_HASH_INX(job_ptr->job_id)]; *pp;
+	     pp = &(*pp)->job_next) {
+		if (*pp == job_ptr) {
+			*pp = job_ptr->job_next;
+			job_hash_cnt--;
+			return;
+		}
+	}
+}
+
+/* slurmctld's own lookup (job_mgr.c), the same steps: counted as
+ * slurmctld's work by tests/bench/cpu-valgrind.sh */
 extern job_record_t *find_job_record(uint32_t job_id)
 {
-	if (!job_list)
+	job_record_t *job_ptr;
+
+	if (!job_hash_size)
 		return NULL;
-	return list_find_first(job_list, _find_job_by_id, &job_id);
+	for (job_ptr = job_hash[JOB_HASH_INX(job_id)]; job_ptr;
+	     job_ptr = job_ptr->job_next)
+		if (job_ptr->job_id == job_id)
+			return job_ptr;
+	return NULL;
 }
 
 extern bool validate_operator(uid_t uid)
@@ -2757,6 +2817,7 @@ static void _free_job_record(void *x)
 {
 	job_record_t *job_ptr = x;
 
+	_job_hash_remove(job_ptr);
 	_job_record_free_version(job_ptr);
 	if (job_ptr->details) {
 		job_ptr->details->magic = 0;
@@ -3060,6 +3121,7 @@ static void _load_jobs(time_t now)
 			assoc_mgr_unlock(&begin_locks);
 		}
 		list_append(job_list, job_ptr);
+		_job_hash_add(job_ptr);
 		last_job_update = now;
 	}
 	list_iterator_destroy(itr);
@@ -3291,6 +3353,7 @@ static void _churn_submit(time_t now)
 	assoc_mgr_unlock(&locks);
 	xfree(j.parts);
 	list_append(job_list, job_ptr);
+	_job_hash_add(job_ptr);
 	last_job_update = now;
 	if (job_ptr->priority == NO_VAL)
 		_set_job_prio(job_ptr);
@@ -4884,6 +4947,8 @@ static void *_storm(void *arg)
 static void _cleanup(void)
 {
 	FREE_NULL_LIST(job_list);
+	xfree(job_hash);
+	job_hash_size = job_hash_cnt = 0;
 	FREE_NULL_LIST(part_list);
 	assoc_mgr_fini(false);
 	FREE_NULL_LIST(world.qos);
