@@ -146,13 +146,29 @@ static void _charge_and_set(job_record_t *job_ptr, pass_t *pass)
 		_set_priority(job_ptr, pass);
 }
 
+/*
+ * The jobs the Fair Tree walk recomputes (see _after_fs_step()): kept
+ * between passes at the size the last pass needed (4 bytes a job), so
+ * that a pass neither regrows nor faults it in again. The recalculation
+ * thread's only.
+ */
+static ids_t want;
+
+/* Room in 'ids' for 'n' ids in all; much more room than that is given
+ * back. */
+static void _ids_reserve(ids_t *ids, uint32_t n)
+{
+	if ((n <= ids->cap) && (ids->cap <= 2 * (uint64_t) n + 1024))
+		return;
+	ids->cap = n ? n : 1;
+	xrealloc_nz(ids->id, ids->cap * sizeof(*ids->id));
+}
+
 /* Add 'id' to 'ids'. */
 static void _ids_add(ids_t *ids, uint32_t id)
 {
-	if (ids->n == ids->cap) {
-		ids->cap = ids->cap ? 2 * ids->cap : 1024;
-		xrealloc_nz(ids->id, ids->cap * sizeof(*ids->id));
-	}
+	if (ids->n == ids->cap)
+		_ids_reserve(ids, 2 * ids->cap + 1024);
 	ids->id[ids->n++] = id;
 }
 
@@ -363,6 +379,10 @@ static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 				return;
 			}
 			begun = true;
+			/* (room for every job there is now: no regrowing) */
+			if (pass->want)
+				_ids_reserve(pass->want,
+					     list_count(*prism_ctl.job_list));
 			if (!ids)
 				src.itr = list_iterator_create(
 					*prism_ctl.job_list);
@@ -439,7 +459,6 @@ static void _walk_results(uint32_t n, pass_t *pass)
 static void _after_fs_step(pass_t *pass, bool began)
 {
 	uint32_t n;
-	ids_t want = { .n = 0 };
 
 	/*
 	 * Charging meets every job: it notes those the walk after fair-share
@@ -449,6 +468,7 @@ static void _after_fs_step(pass_t *pass, bool began)
 	 * submission (priority_p_set()) until the next pass, as one submitted
 	 * just after the pass does.
 	 */
+	want.n = 0;
 	if (!prism_policy_batched(pass->inst))
 		pass->want = &want;
 	_walk_jobs(&charge_only, NULL, pass);
@@ -456,7 +476,6 @@ static void _after_fs_step(pass_t *pass, bool began)
 	prism_fs_tree_update(&pass->p.conf, NULL);
 	if (!prism_policy_batched(pass->inst)) {
 		_walk_jobs(&set_fair_tree, &want, pass);
-		xfree(want.id);
 		return;
 	}
 	if (!began)
@@ -652,5 +671,7 @@ extern void prism_recalc_stop(void)
 	pthread_join(thread, NULL);
 	thread_running = false;
 	pthread_cond_destroy(&wake_cond);
+	xfree(want.id);
+	want.cap = want.n = 0;
 	prism_usage_snap_fini();
 }
