@@ -40,15 +40,16 @@ static prism_tres_use_t _tres_use(const job_record_t *job_ptr)
 				    .req = job_ptr->tres_req_cnt };
 }
 
-/* The weighted TRES term of 'job_ptr' in 'part_ptr'; 0 without weights. */
+/* The weighted TRES term of 'job_ptr' in 'part_ptr' over 'tres_cnt' TRES
+ * (_tres_cnt()); 0 without weights. */
 static double _tres_term(const job_record_t *job_ptr,
 			 const part_record_t *part_ptr,
-			 const prism_prio_conf_t *conf)
+			 const prism_prio_conf_t *conf, uint32_t tres_cnt)
 {
 	prism_tres_use_t use = _tres_use(job_ptr);
 
 	return prism_tres_term(&use, part_ptr ? part_ptr->tres_cnt : NULL,
-			       conf->weight_tres, _tres_cnt(conf),
+			       conf->weight_tres, tres_cnt,
 			       conf->flags & PRISM_F_NO_NORMAL_TRES);
 }
 
@@ -84,14 +85,14 @@ static void _job_inputs(const job_record_t *job_ptr,
 
 /*
  * Store the weighted terms 't' and, with PriorityWeightTRES, the per-TRES
- * weighted values of the job's own partition (what sprio shows). Returns
- * the TRES term: the sum of those values, 0 without weights.
+ * weighted values of the job's own partition over 'tres_cnt' TRES (what
+ * sprio shows). Returns the TRES term: the sum of those values, 0 without
+ * weights.
  */
 static double _store_factors(job_record_t *job_ptr,
 			     const prism_prio_conf_t *conf,
-			     const prism_terms_t *t)
+			     const prism_terms_t *t, uint32_t tres_cnt)
 {
-	uint32_t tres_cnt = conf->weight_tres ? _tres_cnt(conf) : 0;
 	prism_factors_t *f = prism_job_reset_factors(job_ptr, tres_cnt);
 	prism_tres_use_t use = _tres_use(job_ptr);
 	part_record_t *part_ptr = job_ptr->part_ptr;
@@ -117,6 +118,7 @@ static double _store_factors(job_record_t *job_ptr,
 typedef struct {
 	const prism_prio_conf_t *conf;
 	const prism_terms_t *terms;
+	uint32_t tres_cnt;	/* _tres_cnt() */
 } part_arg_t;
 
 /* The QOS term of an entry for 'qos_ptr' (NULL: the job's own). */
@@ -144,7 +146,8 @@ static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
 	const part_arg_t *a = arg;
 	double part_term =
 		prism_part_term(a->conf, _part_factor(a->conf, part_ptr));
-	double tres_term = _tres_term(job_ptr, part_ptr, a->conf);
+	double tres_term = _tres_term(job_ptr, part_ptr, a->conf,
+				      a->tres_cnt);
 	double qos_term = _entry_qos_term(a->conf, a->terms, qos_ptr);
 	bool high = false;
 	uint32_t prio = prism_prio_total_in_entry(a->terms, part_term,
@@ -163,13 +166,15 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 	const prism_prio_conf_t *conf = &pass->conf;
 	prism_job_t in;
 	prism_terms_t terms;
-	part_arg_t arg = { .conf = conf, .terms = &terms };
+	part_arg_t arg = { .conf = conf, .terms = &terms,
+			   .tres_cnt = _tres_cnt(conf) };
 	uint32_t prio;
 	bool high = false;
 
 	_job_inputs(job_ptr, conf, &in);
 	prism_prio_terms(conf, &pass->world, &in, pass->now, &terms);
-	terms.tres = _store_factors(job_ptr, conf, &terms);
+	terms.tres = _store_factors(job_ptr, conf, &terms,
+				    conf->weight_tres ? arg.tres_cnt : 0);
 	prio = prism_prio_total(&terms, &high);
 	if (high)
 		error("%pJ priority exceeds 32 bits, reduced to %u", job_ptr,

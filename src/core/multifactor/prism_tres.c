@@ -60,6 +60,32 @@ extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 	return sum;
 }
 
+/*
+ * The weighted value of TRES 'i' of a job with nothing allocated (a
+ * pending job: the requested count), normalised by the partition's
+ * totals 'part_tres' (not NULL): what _factor() computes in that case,
+ * with the arrays in the caller's registers instead of read through
+ * 'use' for every TRES.
+ */
+static inline double _pending_weighted(const uint64_t *req,
+				       const uint64_t *part_tres,
+				       const double *weights, uint32_t i)
+{
+	double weighted = 0.0;
+	uint64_t value = req ? req[i] : 0;
+
+	if (value && part_tres[i])
+		weighted = (double) value / (double) part_tres[i];
+	return weighted * weights[i];
+}
+
+/* The common case of a pending job in a partition, normalised. */
+static bool _pending_normal(const prism_tres_use_t *use,
+			    const uint64_t *part_tres, bool no_normal)
+{
+	return use && !use->alloc && part_tres && !no_normal;
+}
+
 extern double prism_tres_weighted(const prism_tres_use_t *use,
 				  const uint64_t *part_tres,
 				  const double *weights, uint32_t cnt,
@@ -69,6 +95,20 @@ extern double prism_tres_weighted(const prism_tres_use_t *use,
 
 	if (!weights || !out)
 		return 0.0;
+	if (_pending_normal(use, part_tres, no_normal)) {
+		const uint64_t *req = use->req;
+
+		for (uint32_t i = 0; i < cnt; i++) {
+			double weighted = 0.0;
+
+			if (weights[i] != 0.0)
+				weighted = _pending_weighted(req, part_tres,
+							     weights, i);
+			out[i] = weighted;
+			sum += weighted;
+		}
+		return sum;
+	}
 	for (uint32_t i = 0; i < cnt; i++) {
 		double weighted = 0.0;
 
@@ -92,6 +132,15 @@ extern double prism_tres_term(const prism_tres_use_t *use,
 
 	if (!weights)
 		return 0.0;
+	if (_pending_normal(use, part_tres, no_normal)) {
+		const uint64_t *req = use->req;
+
+		for (uint32_t i = 0; i < cnt; i++)
+			if (weights[i] != 0.0)
+				sum += _pending_weighted(req, part_tres,
+							 weights, i);
+		return sum;
+	}
 	for (uint32_t i = 0; i < cnt; i++) {
 		double weighted = 0.0;
 
