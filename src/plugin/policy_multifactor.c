@@ -201,11 +201,10 @@ static void _tres_in_part(prism_factors_t *obj,
 	prism_tres_use_t use = _tres_use(job_ptr);
 	uint32_t cnt = MIN(obj->tres_cnt, prism_ctl_tres_cnt());
 
-	prism_tres_factors(&use, part_ptr->tres_cnt, cnt,
-			   conf->flags & PRISM_F_NO_NORMAL_TRES,
-			   obj->priority_tres);
-	(void) prism_tres_weigh(conf->weight_tres, MIN(cnt, conf->tres_cnt),
-				obj->priority_tres);
+	prism_tres_factors_weigh(&use, part_ptr->tres_cnt, cnt,
+				 conf->weight_tres, MIN(cnt, conf->tres_cnt),
+				 conf->flags & PRISM_F_NO_NORMAL_TRES,
+				 obj->priority_tres);
 }
 
 /* sprio's row for an entry of several: the partition and TRES terms of

@@ -46,6 +46,22 @@ extern void prism_tres_factors(const prism_tres_use_t *use,
 		_factor(use, part_tres, i, no_normal, &factors[i]);
 }
 
+extern void prism_tres_factors_weigh(const prism_tres_use_t *use,
+				     const uint64_t *part_tres, uint32_t cnt,
+				     const double *weights, uint32_t wcnt,
+				     bool no_normal, double *factors)
+{
+	if (!factors)
+		return;
+	if (!weights)
+		wcnt = 0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		_factor(use, part_tres, i, no_normal, &factors[i]);
+		if (i < wcnt)
+			factors[i] *= weights[i];
+	}
+}
+
 extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 			       double *factors)
 {

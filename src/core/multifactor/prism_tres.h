@@ -59,6 +59,18 @@ extern void prism_tres_factors(const prism_tres_use_t *use,
 			       bool no_normal, double *factors);
 
 /*
+ * prism_tres_factors() over factors[0..cnt) and then, where 'weights' is
+ * not NULL, each of factors[0..wcnt) multiplied by its weight as
+ * prism_tres_weigh() does (the sum is not wanted): the same numbers, bit
+ * for bit, in one loop. Writes nothing when 'factors' is NULL. Never
+ * fails.
+ */
+extern void prism_tres_factors_weigh(const prism_tres_use_t *use,
+				     const uint64_t *part_tres, uint32_t cnt,
+				     const double *weights, uint32_t wcnt,
+				     bool no_normal, double *factors);
+
+/*
  * Multiply factors[0..cnt) by weights[0..cnt) in place and return their
  * sum, added in index order like Slurm's. Returns 0 and leaves 'factors'
  * unchanged when 'weights' or 'factors' is NULL (no PriorityWeightTRES).

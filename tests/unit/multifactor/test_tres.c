@@ -154,6 +154,45 @@ END_TEST
  * Entries without a factor keep what the array held: Slurm recomputes a
  * multi-partition job's sprio row over the job's weighted values.
  */
+/*
+ * The one-loop form for another partition's row gives what the two steps
+ * give, bit for bit, over an array that already holds weighted values
+ * (the entries with no factor are weighted again), with all weights and
+ * with fewer weights than TRES.
+ */
+START_TEST(test_factors_weigh_matches)
+{
+	prism_tres_use_t use = _use(_i);
+	const uint64_t *part = rows[_i].part_set ? rows[_i].part : NULL;
+	uint32_t cnt = rows[_i].cnt;
+
+	for (uint32_t wcnt = 0; wcnt <= cnt; wcnt++) {
+		double a[NT], b[NT];
+
+		for (uint32_t i = 0; i < NT; i++)
+			a[i] = b[i] = rows[_i].want[i] + 0.5 * i;
+		prism_tres_factors(&use, part, cnt, rows[_i].no_normal, a);
+		(void) prism_tres_weigh(rows[_i].weights, wcnt, a);
+		prism_tres_factors_weigh(&use, part, cnt, rows[_i].weights,
+					 wcnt, rows[_i].no_normal, b);
+		ck_assert_msg(!memcmp(a, b, sizeof(a)),
+			      "%s: weights for %u TRES: differ", rows[_i].what,
+			      wcnt);
+	}
+	/* no weights: the factors only */
+	{
+		double a[NT] = { 1, 2, 3 }, b[NT] = { 1, 2, 3 };
+
+		prism_tres_factors(&use, part, cnt, rows[_i].no_normal, a);
+		prism_tres_factors_weigh(&use, part, cnt, NULL, cnt,
+					 rows[_i].no_normal, b);
+		ck_assert(!memcmp(a, b, sizeof(a)));
+		prism_tres_factors_weigh(&use, part, cnt, NULL, cnt,
+					 rows[_i].no_normal, NULL);
+	}
+}
+END_TEST
+
 START_TEST(test_unset_entries_kept)
 {
 	const uint64_t req[] = { 4, 4000, 0 };
@@ -218,6 +257,7 @@ extern Suite *tres_suite(void)
 	tcase_add_loop_test(tc, test_factors_weighted, 0, N(rows));
 	tcase_add_loop_test(tc, test_term_matches_sum, 0, N(rows));
 	tcase_add_loop_test(tc, test_weighted_matches, 0, N(rows));
+	tcase_add_loop_test(tc, test_factors_weigh_matches, 0, N(rows));
 	tcase_add_test(tc, test_unset_entries_kept);
 	tcase_add_test(tc, test_value);
 	tcase_add_test(tc, test_bad_parameters);
