@@ -36,46 +36,6 @@ static void _factor(const prism_tres_use_t *use, const uint64_t *part_tres,
 		*factor = (double) value / (double) part_tres[i];
 }
 
-extern void prism_tres_factors(const prism_tres_use_t *use,
-			       const uint64_t *part_tres, uint32_t cnt,
-			       bool no_normal, double *factors)
-{
-	if (!factors)
-		return;
-	for (uint32_t i = 0; i < cnt; i++)
-		_factor(use, part_tres, i, no_normal, &factors[i]);
-}
-
-extern void prism_tres_factors_weigh(const prism_tres_use_t *use,
-				     const uint64_t *part_tres, uint32_t cnt,
-				     const double *weights, uint32_t wcnt,
-				     bool no_normal, double *factors)
-{
-	if (!factors)
-		return;
-	if (!weights)
-		wcnt = 0;
-	for (uint32_t i = 0; i < cnt; i++) {
-		_factor(use, part_tres, i, no_normal, &factors[i]);
-		if (i < wcnt)
-			factors[i] *= weights[i];
-	}
-}
-
-extern double prism_tres_weigh(const double *weights, uint32_t cnt,
-			       double *factors)
-{
-	double sum = 0.0;
-
-	if (!weights || !factors)
-		return 0.0;
-	for (uint32_t i = 0; i < cnt; i++) {
-		factors[i] *= weights[i];
-		sum += factors[i];
-	}
-	return sum;
-}
-
 /*
  * The weighted value of TRES 'i' of a job with nothing allocated (a
  * pending job: the requested count), normalised by the partition's
@@ -100,6 +60,62 @@ static bool _pending_normal(const prism_tres_use_t *use,
 			    const uint64_t *part_tres, bool no_normal)
 {
 	return use && !use->alloc && part_tres && !no_normal;
+}
+
+extern void prism_tres_factors(const prism_tres_use_t *use,
+			       const uint64_t *part_tres, uint32_t cnt,
+			       bool no_normal, double *factors)
+{
+	if (!factors)
+		return;
+	for (uint32_t i = 0; i < cnt; i++)
+		_factor(use, part_tres, i, no_normal, &factors[i]);
+}
+
+extern void prism_tres_factors_weigh(const prism_tres_use_t *use,
+				     const uint64_t *part_tres, uint32_t cnt,
+				     const double *weights, uint32_t wcnt,
+				     bool no_normal, double *factors)
+{
+	uint32_t i = 0;
+
+	if (!factors)
+		return;
+	if (!weights)
+		wcnt = 0;
+	if (_pending_normal(use, part_tres, no_normal)) {
+		const uint64_t *req = use->req;
+
+		for (; i < cnt; i++) {
+			uint64_t value = req ? req[i] : 0;
+
+			if (value && part_tres[i])
+				factors[i] = (double) value /
+					     (double) part_tres[i];
+			if (i < wcnt)
+				factors[i] *= weights[i];
+		}
+		return;
+	}
+	for (; i < cnt; i++) {
+		_factor(use, part_tres, i, no_normal, &factors[i]);
+		if (i < wcnt)
+			factors[i] *= weights[i];
+	}
+}
+
+extern double prism_tres_weigh(const double *weights, uint32_t cnt,
+			       double *factors)
+{
+	double sum = 0.0;
+
+	if (!weights || !factors)
+		return 0.0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		factors[i] *= weights[i];
+		sum += factors[i];
+	}
+	return sum;
 }
 
 extern double prism_tres_weighted(const prism_tres_use_t *use,
