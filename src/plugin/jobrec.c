@@ -185,12 +185,17 @@ static bool _in_tier_order(list_t *part_list)
 }
 #endif
 
+/* list_for_each() over a job's partitions: the entries of one. */
+static int _fill_part_of(void *x, void *arg)
+{
+	_fill_part(arg, x);
+	return 0;
+}
+
 extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 				      prism_entry_prio_fn fn, void *arg)
 {
 	fill_t f = { .fn = fn, .arg = arg, .job_ptr = job_ptr };
-	part_record_t *part_ptr;
-	list_itr_t *itr;
 
 	if (!(f.array = _prio_array(job_ptr, prism_job_prio_entries(job_ptr))))
 		return;
@@ -204,10 +209,8 @@ extern void prism_job_prio_array_fill(job_record_t *job_ptr,
 	if (!_in_tier_order(job_ptr->part_ptr_list))
 		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 #endif
-	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr)))
-		_fill_part(&f, part_ptr);
-	list_iterator_destroy(itr);
+	/* (one lock of the list, and no iterator to allocate) */
+	(void) list_for_each(job_ptr->part_ptr_list, _fill_part_of, &f);
 }
 
 extern void prism_job_cols_put(prism_factors_t *f, const prism_cols_t *c)

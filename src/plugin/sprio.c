@@ -387,11 +387,16 @@ static void _add_part(job_rows_t *j, part_record_t *part_ptr)
 		(void) _add_entry(NULL, j);
 }
 
+/* list_for_each() over a job's partitions: the rows of one. */
+static int _add_part_of(void *x, void *arg)
+{
+	_add_part(arg, x);
+	return 0;
+}
+
 static void _add_job_rows(const job_record_t *job_ptr, rows_t *rows)
 {
 	job_rows_t j = { .rows = rows, .job_ptr = job_ptr };
-	part_record_t *part_ptr;
-	list_itr_t *itr;
 
 	if (!_job_wanted(job_ptr, rows))
 		return;
@@ -402,10 +407,8 @@ static void _add_job_rows(const job_record_t *job_ptr, rows_t *rows)
 			_add_part(&j, job_ptr->part_ptr);
 		return;
 	}
-	itr = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(itr)))
-		_add_part(&j, part_ptr);
-	list_iterator_destroy(itr);
+	/* (one lock of the list, and no iterator to allocate) */
+	(void) list_for_each(job_ptr->part_ptr_list, _add_part_of, &j);
 }
 
 /* What _add_listed() needs besides the rows. */
