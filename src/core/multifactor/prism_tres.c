@@ -37,21 +37,29 @@ static void _factor(const prism_tres_use_t *use, const uint64_t *part_tres,
 }
 
 /*
- * The weighted value of TRES 'i' of a job with nothing allocated (a
- * pending job: the requested count), normalised by the partition's
- * totals 'part_tres' (not NULL): what _factor() computes in that case,
- * with the arrays in the caller's registers instead of read through
- * 'use' for every TRES.
+ * _factor() for a job with nothing allocated (a pending job: the
+ * requested count 'req'), normalised by the partition's totals
+ * 'part_tres' (not NULL), with the arrays in the caller's registers
+ * instead of read through 'use' for every TRES.
  */
+static inline void _pending_factor(const uint64_t *req,
+				   const uint64_t *part_tres, uint32_t i,
+				   double *factor)
+{
+	uint64_t value = req ? req[i] : 0;
+
+	if (value && part_tres[i])
+		*factor = (double) value / (double) part_tres[i];
+}
+
+/* The weighted value of TRES 'i' of such a job. */
 static inline double _pending_weighted(const uint64_t *req,
 				       const uint64_t *part_tres,
 				       const double *weights, uint32_t i)
 {
 	double weighted = 0.0;
-	uint64_t value = req ? req[i] : 0;
 
-	if (value && part_tres[i])
-		weighted = (double) value / (double) part_tres[i];
+	_pending_factor(req, part_tres, i, &weighted);
 	return weighted * weights[i];
 }
 
@@ -87,11 +95,7 @@ extern void prism_tres_factors_weigh(const prism_tres_use_t *use,
 		const uint64_t *req = use->req;
 
 		for (; i < cnt; i++) {
-			uint64_t value = req ? req[i] : 0;
-
-			if (value && part_tres[i])
-				factors[i] = (double) value /
-					     (double) part_tres[i];
+			_pending_factor(req, part_tres, i, &factors[i]);
 			if (i < wcnt)
 				factors[i] *= weights[i];
 		}
