@@ -47,6 +47,14 @@ static size_t ranked_n;
 static size_t ranked_cap;
 static long double *sibling_norms;
 static size_t sibling_cap;
+/*
+ * The classic factors a pass has taken, by association (prism_fs.h):
+ * sized by the pass's association walk, read and written by the pass's
+ * thread only (under the job write lock and the assoc_mgr assoc lock);
+ * kept between passes (a 32-byte slot per association walked, rounded
+ * up to a power of two), freed by prism_fs_tree_fini().
+ */
+static prism_fs_memo_t memo;
 
 /* The capacity for 'need' entries, from 'cap': doubled, or 'need'. */
 static size_t _cap_for(size_t need, size_t cap)
@@ -266,6 +274,7 @@ static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
 extern void prism_fs_tree_fini(void)
 {
 	_release();
+	prism_fs_memo_free(&memo);
 	xfree(ranked);
 	ranked_n = 0;
 	ranked_cap = 0;
@@ -284,14 +293,15 @@ static slurmdb_assoc_rec_t *_fs_assoc(slurmdb_assoc_rec_t *assoc)
 }
 
 /* Classic fair-share's factor from 'fs_assoc' (0 while its effective
- * usage is not set this pass). */
-static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc)
+ * usage is not set this pass), through 'm' (NULL: computed). */
+static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc,
+			      prism_fs_memo_t *m)
 {
 	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
 		return 0.0;
-	return prism_fs_factor(fs_assoc->usage->usage_efctv,
-			       fs_assoc->usage->shares_norm,
-			       slurm_conf.fs_dampening_factor);
+	return prism_fs_factor_memo(m, fs_assoc, fs_assoc->usage->usage_efctv,
+				    fs_assoc->usage->shares_norm,
+				    slurm_conf.fs_dampening_factor);
 }
 
 #ifdef PRISM_STORE_FS_FACTOR
@@ -305,7 +315,7 @@ static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc)
  */
 static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
 {
-	assoc->usage->fs_factor = _classic_factor(_fs_assoc(assoc));
+	assoc->usage->fs_factor = _classic_factor(_fs_assoc(assoc), NULL);
 }
 
 extern void prism_fs_store_job_factor(job_record_t *job_ptr)
@@ -400,6 +410,9 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 			recs[n++] = assoc_mgr_root_assoc;
 			_classic(assoc_mgr_root_assoc->usage->children_list,
 				 conf->flags, &n);
+			/* (out of memory: the jobs' factors computed each) */
+			if (conf->weight_fs)
+				(void) prism_fs_memo_reserve(&memo, n);
 			/* after the walk, which read the root's usage */
 			all = _all_walked(n);
 			stage = all && prism_usage_snap_stage_begin();
@@ -417,7 +430,7 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 }
 
 extern double prism_fs_job_factor(job_record_t *job_ptr,
-				  const prism_prio_conf_t *conf)
+				  const prism_prio_conf_t *conf, bool pass)
 {
 	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
 	slurmdb_assoc_rec_t *fs_assoc;
@@ -442,7 +455,7 @@ extern double prism_fs_job_factor(job_record_t *job_ptr,
 		prism_fs_set_assoc_usage(fs_assoc, conf->flags);
 	if (conf->flags & PRISM_F_FAIR_TREE)
 		return assoc->usage->fs_factor;
-	return _classic_factor(fs_assoc);
+	return _classic_factor(fs_assoc, pass ? &memo : NULL);
 }
 
 /* Normalise the shares of 'children' and their subtrees again. */

@@ -56,9 +56,11 @@ extern void prism_fs_tree_renormalize(void);
 /*
  * The fair-share factor in [0,1] of 'job_ptr'. Caller holds the assoc_mgr
  * assoc read lock (write lock for the classic algorithm, which fills a
- * user's effective usage on first use).
+ * user's effective usage on first use). 'pass': the caller is the
+ * recalculation pass's thread, which may keep the classic factors of the
+ * pass (any other caller computes them).
  */
 extern double prism_fs_job_factor(job_record_t *job_ptr,
-				  const prism_prio_conf_t *conf);
+				  const prism_prio_conf_t *conf, bool pass);
 
 #endif /* PRISM_FS_TREE_H */

@@ -53,9 +53,11 @@ static double _tres_term(const job_record_t *job_ptr,
 			       conf->flags & PRISM_F_NO_NORMAL_TRES);
 }
 
-/* Caller holds the assoc_mgr assoc and QOS read locks. */
+/* Caller holds the assoc_mgr assoc and QOS read locks. 'pass': called by
+ * the recalculation pass. */
 static void _job_inputs(const job_record_t *job_ptr,
-			const prism_prio_conf_t *conf, prism_job_t *in)
+			const prism_prio_conf_t *conf, bool pass,
+			prism_job_t *in)
 {
 	const job_details_t *details = job_ptr->details;
 	const slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
@@ -72,7 +74,7 @@ static void _job_inputs(const job_record_t *job_ptr,
 	};
 	if (conf->weight_fs && assoc)
 		in->fs_factor = prism_fs_job_factor((job_record_t *) job_ptr,
-						    conf);
+						    conf, pass);
 	if (assoc && assoc->usage)
 		in->assoc_factor = prism_pick_factor(
 			conf->flags & PRISM_F_NO_NORMAL_ASSOC,
@@ -171,7 +173,7 @@ static uint32_t _job_compute(void *st, job_record_t *job_ptr,
 	uint32_t prio;
 	bool high = false;
 
-	_job_inputs(job_ptr, conf, &in);
+	_job_inputs(job_ptr, conf, pass->recalc, &in);
 	prism_prio_terms(conf, &pass->world, &in, pass->now, &terms);
 	terms.tres = _store_factors(job_ptr, conf, &terms,
 				    conf->weight_tres ? arg.tres_cnt : 0);

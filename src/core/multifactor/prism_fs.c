@@ -5,6 +5,8 @@
 \*****************************************************************************/
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "prism_fs.h"
 
@@ -70,4 +72,53 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 	if (!damp)
 		damp = 1;
 	return pow(2.0, -((usage_efctv / shares_norm) / damp));
+}
+
+extern bool prism_fs_memo_reserve(prism_fs_memo_t *m, uint32_t keys)
+{
+	uint32_t n = 64;
+
+	while ((n < keys) && (n < PRISM_FS_MEMO_MAX))
+		n <<= 1;
+	if (m->slot && (m->mask + 1 >= n))
+		return true;
+	free(m->slot);
+	m->mask = 0;
+	if (!(m->slot = calloc(n, sizeof(*m->slot))))
+		return false;
+	m->mask = n - 1;
+	return true;
+}
+
+extern void prism_fs_memo_free(prism_fs_memo_t *m)
+{
+	free(m->slot);
+	*m = (prism_fs_memo_t) { .slot = NULL };
+}
+
+extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
+				   long double usage_efctv,
+				   double shares_norm, uint32_t damp)
+{
+	prism_fs_memo_slot_t *s;
+	uintptr_t h = (uintptr_t) key;
+
+	if (!m || !m->slot)
+		return prism_fs_factor(usage_efctv, shares_norm, damp);
+	if (damp != m->damp) {
+		/* every slot's factor was taken with another damping */
+		memset(m->slot, 0, sizeof(*m->slot) * (m->mask + 1));
+		m->damp = damp;
+	}
+	/* addresses of records a few hundred bytes apart: mix the bits */
+	h ^= h >> 17;
+	h *= 0x9e3779b97f4a7c15ull;
+	s = &m->slot[(h >> 32) & m->mask];
+	if ((s->usage_efctv != usage_efctv) ||
+	    (s->shares_norm != shares_norm)) {
+		s->usage_efctv = usage_efctv;
+		s->shares_norm = shares_norm;
+		s->factor = prism_fs_factor(usage_efctv, shares_norm, damp);
+	}
+	return s->factor;
 }

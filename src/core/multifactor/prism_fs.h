@@ -10,6 +10,7 @@
 #ifndef PRISM_FS_H
 #define PRISM_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,41 @@ extern long double prism_fs_usage_efctv_depth_oblivious(
  */
 extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 			      uint32_t damp);
+
+/*
+ * Classic factors already taken in a pass: the jobs of one association
+ * share its factor, a power that costs about a hundred instructions. A
+ * slot per association (chosen by 'key', the association's address) keeps
+ * the last inputs and their factor; a slot whose inputs differ is
+ * computed again, so the result is prism_fs_factor()'s, bit for bit,
+ * whatever the slot held. A table of zeroes holds the factor of (0, 0).
+ */
+typedef struct {
+	long double usage_efctv;
+	double shares_norm;
+	double factor;
+} prism_fs_memo_slot_t;
+
+typedef struct {
+	prism_fs_memo_slot_t *slot;	/* NULL: every factor computed */
+	uint32_t mask;			/* slots - 1 (a power of two) */
+	uint32_t damp;			/* of the slots' factors */
+} prism_fs_memo_t;
+
+/*
+ * Room in 'm' for about 'keys' associations (at most PRISM_FS_MEMO_MAX
+ * slots): grown, emptied when grown. Returns false when out of memory,
+ * leaving 'm' without slots.
+ */
+#define PRISM_FS_MEMO_MAX (1u << 20)
+extern bool prism_fs_memo_reserve(prism_fs_memo_t *m, uint32_t keys);
+
+extern void prism_fs_memo_free(prism_fs_memo_t *m);
+
+/* prism_fs_factor(usage_efctv, shares_norm, damp), through 'm' (NULL:
+ * computed). */
+extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
+				   long double usage_efctv,
+				   double shares_norm, uint32_t damp);
 
 #endif /* PRISM_FS_H */

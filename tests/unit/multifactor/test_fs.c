@@ -6,6 +6,7 @@
 \*****************************************************************************/
 
 #include <math.h>
+#include <string.h>
 
 #include "prism_fs.h"
 #include "test_core.h"
@@ -151,6 +152,61 @@ END_TEST
 
 #define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
 
+/*
+ * The memo of classic factors gives prism_fs_factor()'s bits whatever its
+ * slots hold: many keys over few slots (collisions), a key's inputs
+ * changing (usage, shares, each alone), the damping changing, zeros,
+ * negative zeros and NaN; before and after it is grown.
+ */
+START_TEST(test_factor_memo)
+{
+	prism_fs_memo_t m = { .slot = NULL };
+	static const double shares[] = { 0.0, -0.0, 0.05, 0.3, 0.3 + 1e-17,
+					 1.0 / 3.0 };
+	static const long double usage[] = { 0.0L, -0.0L, 0.15L, 0.275L,
+					     0.275L + 1e-19L, 1.0L };
+	char keys[1000];
+	uint32_t checked = 0;
+
+	ck_assert(prism_fs_memo_reserve(&m, 1));
+	ck_assert_uint_eq(m.mask, 63);
+	for (int round = 0; round < 3; round++) {
+		uint32_t damp = round == 2 ? 3 : 1;
+
+		if (round == 1)
+			ck_assert(prism_fs_memo_reserve(&m, 5000));
+		for (int r = 0; r < 4; r++)
+		for (uint32_t k = 0; k < N(keys); k++) {
+			long double ue = usage[(k + r) % N(usage)];
+			double sn = shares[(k / 3 + r) % N(shares)];
+			double want = prism_fs_factor(ue, sn, damp);
+			double got = prism_fs_factor_memo(&m, &keys[k], ue, sn,
+							  damp);
+
+			ck_assert_msg(!memcmp(&got, &want, sizeof(got)),
+				      "key %u round %d/%d: %a, want %a", k,
+				      round, r, got, want);
+			checked++;
+		}
+	}
+	ck_assert_uint_ge(m.mask, 4095);
+	/* NaN usage: never a stored slot's, computed each time */
+	for (int i = 0; i < 2; i++) {
+		double got = prism_fs_factor_memo(&m, keys, NAN, 0.5, 1);
+
+		ck_assert(isnan(got));
+	}
+	ck_assert_uint_eq(checked, 3 * 4 * N(keys));
+	/* no table: computed */
+	prism_fs_memo_free(&m);
+	ck_assert_ptr_null(m.slot);
+	ck_assert(prism_fs_factor_memo(&m, keys, 0.275L, 0.05, 1) ==
+		  prism_fs_factor(0.275L, 0.05, 1));
+	ck_assert(prism_fs_factor_memo(NULL, keys, 0.275L, 0.05, 1) ==
+		  prism_fs_factor(0.275L, 0.05, 1));
+}
+END_TEST
+
 extern Suite *fs_suite(void)
 {
 	Suite *s = suite_create("fs");
@@ -160,6 +216,7 @@ extern Suite *fs_suite(void)
 	tcase_add_loop_test(tc, test_usage_norm, 0, N(norm_rows));
 	tcase_add_loop_test(tc, test_factor, 0, N(factor_rows));
 	tcase_add_test(tc, test_efctv_no_sibling_shares);
+	tcase_add_test(tc, test_factor_memo);
 	tcase_add_loop_test(tc, test_depth_oblivious, 0, N(oblivious_rows));
 	suite_add_tcase(s, tc);
 	return s;
