@@ -58,12 +58,13 @@
 #                  them did not do exactly 1 and 2 passes (2; see passratio)
 #   BENCH_BUILD    1 (default): make the harness and the plugin first
 #   BENCH_MEASURE  pass (default): a steady pass; sprio: sprio's call
+#   SLURM_LIBDIR   Slurm's plugin directory (default: configure's, see
+#                  lib.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
 src=${top_srcdir:-$top}
 H="$top/tests/harness/prism-harness"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 prism_dir="$top/src/plugin/.libs"
 now=1763700000
 last_ran=$((now - 600))

@@ -1,9 +1,18 @@
 # tests/bench/lib.sh: what the benchmarks on the fake controller
 # (run.sh, cpu-valgrind.sh) share, sourced after they set $src (the
-# source tree) and $prog (their name, for messages): the work directory
+# source tree), $top (the build tree) and $prog (their name, for
+# messages): Slurm's plugin directory in $slurm_dir, the work directory
 # in $tmp (BENCH_KEEP, or a temporary one removed at exit), sizes,
 # configurations and worlds.
 # shellcheck shell=sh
+
+# Slurm's plugin directory (multifactor, libslurmfull.so): SLURM_LIBDIR,
+# else the one the build in $top was configured against (a release built
+# from source has its own), else Debian's.
+if [ -z "${SLURM_LIBDIR:-}" ] && [ -f "$top/Makefile" ]; then
+	SLURM_LIBDIR=$(sed -n 's/^SLURM_LIBDIR = //p' "$top/Makefile")
+fi
+slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 
 if [ -n "${BENCH_KEEP:-}" ]; then
 	tmp=$BENCH_KEEP

@@ -35,7 +35,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
 src=${top_srcdir:-$top}
 H="$top/tests/harness/prism-harness"
-slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 prism_dir="$top/src/plugin/.libs"
 now=1763700000
 last_ran=$((now - 600))
