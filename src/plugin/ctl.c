@@ -170,13 +170,6 @@ extern bool prism_ctl_control_given_away(time_t now)
 	return now >= asked + CONTROL_TIMEOUT - 1 - PRISM_HANDOVER_MARGIN;
 }
 
-extern uint32_t prism_ctl_tres_cnt(void)
-{
-	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
-		return 0;
-	return *prism_ctl.tres_cnt;
-}
-
 extern int prism_ctl_find(void)
 {
 	const struct {

@@ -73,8 +73,13 @@ extern bool prism_in_controller(void);
 extern bool prism_ctl_control_given_away(time_t now);
 
 /* The number of TRES slurmctld tracks now (its arrays' length), 0 outside
- * the controller. */
-extern uint32_t prism_ctl_tres_cnt(void);
+ * the controller. (Inline: the pass asks for it for every job.) */
+static inline uint32_t prism_ctl_tres_cnt(void)
+{
+	if (!prism_ctl.tres_cnt || (*prism_ctl.tres_cnt < 0))
+		return 0;
+	return *prism_ctl.tres_cnt;
+}
 
 /*
  * A consistent copy of the configuration (thread-safe). Its weight_tres

@@ -57,9 +57,9 @@ extern prism_factors_t *prism_job_reset_factors(
 	}
 	if (tres_cnt && (f->tres_cnt == tres_cnt) && f->priority_tres &&
 	    f->tres_weights) {
+		/* (as they were: the caller writes every value) */
 		tres = f->priority_tres;
 		weights = f->tres_weights;
-		memset(tres, 0, sizeof(double) * tres_cnt);
 		if (f->tres_names)
 			xfree(f->tres_names);
 		memset(f, 0, sizeof(*f));

@@ -20,10 +20,11 @@ extern uint32_t prism_job_cpus(const job_record_t *job_ptr);
 extern uint32_t prism_job_time_limit(const job_record_t *job_ptr);
 
 /*
- * Empty job_ptr->prio_factors (creating it) but for 'tres_cnt' zeroed
- * per-TRES entries; returns it (owned by the job). Arrays of the right
- * size are reused. prism_job_clear_factors() empties it without creating
- * one. Caller holds the job write lock.
+ * Empty job_ptr->prio_factors (creating it) but for room for 'tres_cnt'
+ * per-TRES values and weights, which the caller writes, every one; returns
+ * it (owned by the job). Arrays of the right size are reused as they are
+ * (new ones are zeroed). prism_job_clear_factors() empties it without
+ * creating one. Caller holds the job write lock.
  */
 extern prism_factors_t *prism_job_reset_factors(
 	job_record_t *job_ptr, uint32_t tres_cnt);
