@@ -49,10 +49,10 @@ static long double *sibling_norms;
 static size_t sibling_cap;
 /*
  * The classic factors a pass has taken, by association (prism_fs.h):
- * sized by the pass's association walk, read and written by the pass's
- * thread only (under the job write lock and the assoc_mgr assoc lock);
- * kept between passes (a 32-byte slot per association walked, rounded
- * up to a power of two), freed by prism_fs_tree_fini().
+ * read and written by the pass's thread only (under the job write lock
+ * and the assoc_mgr assoc lock); kept between passes, 48 bytes a slot, two
+ * to four slots an association walked or a job, whichever are fewer;
+ * freed by prism_fs_tree_fini().
  */
 static prism_fs_memo_t memo;
 
@@ -390,6 +390,16 @@ static void _classic(list_t *children, uint32_t flags, size_t *n)
 		(void) list_for_each_ro(children, _classic_one, &c);
 }
 
+/* The associations a classic pass's jobs may ask the factor of: those
+ * walked, 'n', or fewer when there are fewer jobs. */
+static uint32_t _memo_keys(size_t n)
+{
+	list_t *jobs = *prism_ctl.job_list;
+	size_t k = jobs ? list_count(jobs) : 0;
+
+	return MIN(MIN(n, k), UINT32_MAX);
+}
+
 extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 				 const prism_decay_t *d)
 {
@@ -412,7 +422,8 @@ extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 				 conf->flags, &n);
 			/* (out of memory: the jobs' factors computed each) */
 			if (conf->weight_fs)
-				(void) prism_fs_memo_reserve(&memo, n);
+				(void) prism_fs_memo_begin(&memo,
+							   _memo_keys(n));
 			/* after the walk, which read the root's usage */
 			all = _all_walked(n);
 			stage = all && prism_usage_snap_stage_begin();

@@ -74,19 +74,25 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 	return pow(2.0, -((usage_efctv / shares_norm) / damp));
 }
 
-extern bool prism_fs_memo_reserve(prism_fs_memo_t *m, uint32_t keys)
+extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys)
 {
 	uint32_t n = 64;
 
-	while ((n < keys) && (n < PRISM_FS_MEMO_MAX))
+	while ((n < 2 * (uint64_t) keys) && (n < PRISM_FS_MEMO_MAX))
 		n <<= 1;
-	if (m->slot && (m->mask + 1 >= n))
-		return true;
-	free(m->slot);
-	m->mask = 0;
-	if (!(m->slot = calloc(n, sizeof(*m->slot))))
-		return false;
-	m->mask = n - 1;
+	if (!m->slot || (m->mask + 1 < n)) {
+		free(m->slot);
+		m->mask = 0;
+		if (!(m->slot = calloc(n, sizeof(*m->slot))))
+			return false;
+		m->mask = n - 1;
+		m->pass = 0;
+	}
+	if (!++m->pass) {
+		/* once in 2^32 passes: no slot may look filled this pass */
+		memset(m->slot, 0, sizeof(*m->slot) * (m->mask + 1));
+		m->pass = 1;
+	}
 	return true;
 }
 
@@ -96,29 +102,40 @@ extern void prism_fs_memo_free(prism_fs_memo_t *m)
 	*m = (prism_fs_memo_t) { .slot = NULL };
 }
 
+/* The most slots a lookup tries before computing without keeping. */
+#define MEMO_PROBES 16
+
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 				   long double usage_efctv,
 				   double shares_norm, uint32_t damp)
 {
-	prism_fs_memo_slot_t *s;
 	uintptr_t h = (uintptr_t) key;
+	prism_fs_memo_slot_t *s;
 
-	if (!m || !m->slot)
+	if (!m || !m->slot || !m->pass)
 		return prism_fs_factor(usage_efctv, shares_norm, damp);
-	if (damp != m->damp) {
-		/* every slot's factor was taken with another damping */
-		memset(m->slot, 0, sizeof(*m->slot) * (m->mask + 1));
-		m->damp = damp;
-	}
-	/* addresses of records a few hundred bytes apart: mix the bits */
+	/* records a few hundred bytes apart: mix the address's bits */
 	h ^= h >> 17;
 	h *= 0x9e3779b97f4a7c15ull;
-	s = &m->slot[(h >> 32) & m->mask];
-	if ((s->usage_efctv != usage_efctv) ||
-	    (s->shares_norm != shares_norm)) {
-		s->usage_efctv = usage_efctv;
-		s->shares_norm = shares_norm;
-		s->factor = prism_fs_factor(usage_efctv, shares_norm, damp);
+	h >>= 32;
+	for (int i = 0; i < MEMO_PROBES; i++, h++) {
+		s = &m->slot[h & m->mask];
+		if (s->pass == m->pass && s->key != key)
+			continue;
+		if ((s->pass != m->pass) || (s->damp != damp) ||
+		    (s->usage_efctv != usage_efctv) ||
+		    (s->shares_norm != shares_norm)) {
+			*s = (prism_fs_memo_slot_t) {
+				.key = key,
+				.pass = m->pass,
+				.damp = damp,
+				.usage_efctv = usage_efctv,
+				.shares_norm = shares_norm,
+				.factor = prism_fs_factor(usage_efctv,
+							  shares_norm, damp),
+			};
+		}
+		return s->factor;
 	}
-	return s->factor;
+	return prism_fs_factor(usage_efctv, shares_norm, damp);
 }

@@ -55,12 +55,15 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 /*
  * Classic factors already taken in a pass: the jobs of one association
  * share its factor, a power that costs about a hundred instructions. A
- * slot per association (chosen by 'key', the association's address) keeps
- * the last inputs and their factor; a slot whose inputs differ is
- * computed again, so the result is prism_fs_factor()'s, bit for bit,
- * whatever the slot held. A table of zeroes holds the factor of (0, 0).
+ * slot per association (found by 'key', the association's address, with
+ * linear probing) keeps the inputs and their factor; a slot whose inputs
+ * differ is computed again, so the result is prism_fs_factor()'s, bit for
+ * bit. Slots of earlier passes count as empty.
  */
 typedef struct {
+	const void *key;
+	uint32_t pass;		/* the pass that filled it */
+	uint32_t damp;
 	long double usage_efctv;
 	double shares_norm;
 	double factor;
@@ -69,16 +72,17 @@ typedef struct {
 typedef struct {
 	prism_fs_memo_slot_t *slot;	/* NULL: every factor computed */
 	uint32_t mask;			/* slots - 1 (a power of two) */
-	uint32_t damp;			/* of the slots' factors */
+	uint32_t pass;			/* the pass now (never 0) */
 } prism_fs_memo_t;
 
 /*
- * Room in 'm' for about 'keys' associations (at most PRISM_FS_MEMO_MAX
- * slots): grown, emptied when grown. Returns false when out of memory,
- * leaving 'm' without slots.
+ * A pass begins with about 'keys' associations: the slots of earlier
+ * passes dropped, room made for twice as many slots as keys (at most
+ * PRISM_FS_MEMO_MAX). Returns false when out of memory, leaving 'm'
+ * without slots.
  */
-#define PRISM_FS_MEMO_MAX (1u << 20)
-extern bool prism_fs_memo_reserve(prism_fs_memo_t *m, uint32_t keys);
+#define PRISM_FS_MEMO_MAX (1u << 21)
+extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys);
 
 extern void prism_fs_memo_free(prism_fs_memo_t *m);
 

@@ -154,9 +154,10 @@ END_TEST
 
 /*
  * The memo of classic factors gives prism_fs_factor()'s bits whatever its
- * slots hold: many keys over few slots (collisions), a key's inputs
- * changing (usage, shares, each alone), the damping changing, zeros,
- * negative zeros and NaN; before and after it is grown.
+ * slots hold: more keys than slots (probes run out), a key's inputs
+ * changing within a pass (usage, shares, each alone), a new pass, the
+ * damping changing within a pass, zeros, negative zeros and NaN; before
+ * and after it grows.
  */
 START_TEST(test_factor_memo)
 {
@@ -168,17 +169,18 @@ START_TEST(test_factor_memo)
 	char keys[1000];
 	uint32_t checked = 0;
 
-	ck_assert(prism_fs_memo_reserve(&m, 1));
-	ck_assert_uint_eq(m.mask, 63);
-	for (int round = 0; round < 3; round++) {
-		uint32_t damp = round == 2 ? 3 : 1;
-
-		if (round == 1)
-			ck_assert(prism_fs_memo_reserve(&m, 5000));
+	for (int round = 0; round < 4; round++) {
+		/* 64 slots for 1000 keys, then room for them all */
+		ck_assert(prism_fs_memo_begin(&m, round < 2 ? 1 : N(keys)));
+		ck_assert_uint_eq(m.mask + 1, round < 2 ? 64 : 2048);
 		for (int r = 0; r < 4; r++)
 		for (uint32_t k = 0; k < N(keys); k++) {
-			long double ue = usage[(k + r) % N(usage)];
-			double sn = shares[(k / 3 + r) % N(shares)];
+			/* the last pass: the same inputs, the damping
+			 * changing */
+			int v = round == 3 ? 0 : r;
+			uint32_t damp = (round == 3) && (r & 1) ? 3 : 1;
+			long double ue = usage[(k + v) % N(usage)];
+			double sn = shares[(k / 3 + v) % N(shares)];
 			double want = prism_fs_factor(ue, sn, damp);
 			double got = prism_fs_factor_memo(&m, &keys[k], ue, sn,
 							  damp);
@@ -189,14 +191,13 @@ START_TEST(test_factor_memo)
 			checked++;
 		}
 	}
-	ck_assert_uint_ge(m.mask, 4095);
 	/* NaN usage: never a stored slot's, computed each time */
 	for (int i = 0; i < 2; i++) {
 		double got = prism_fs_factor_memo(&m, keys, NAN, 0.5, 1);
 
 		ck_assert(isnan(got));
 	}
-	ck_assert_uint_eq(checked, 3 * 4 * N(keys));
+	ck_assert_uint_eq(checked, 4 * 4 * N(keys));
 	/* no table: computed */
 	prism_fs_memo_free(&m);
 	ck_assert_ptr_null(m.slot);
