@@ -50,9 +50,9 @@ static size_t sibling_cap;
 /*
  * The classic factors a pass has taken, by association (prism_fs.h):
  * read and written by the pass's thread only (under the job write lock
- * and the assoc_mgr assoc lock); kept between passes, 48 bytes a slot, two
- * to four slots an association walked or a job, whichever are fewer;
- * freed by prism_fs_tree_fini().
+ * and the assoc_mgr assoc lock); 40 bytes a slot, 1.3 to 2.7 slots an
+ * association walked or a job, whichever are fewer; freed when the pass
+ * is done (prism_fs_tree_pass_done()), as the node arrays are.
  */
 static prism_fs_memo_t memo;
 
@@ -271,6 +271,11 @@ static long double _depth_oblivious(slurmdb_assoc_rec_t *assoc)
 		sibling_norms, n);
 }
 
+extern void prism_fs_tree_pass_done(void)
+{
+	prism_fs_memo_free(&memo);
+}
+
 extern void prism_fs_tree_fini(void)
 {
 	_release();
@@ -313,15 +318,15 @@ static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc,
  * association after each pass (prism_fs_store_job_factor()), as
  * multifactor does: 0 where the effective usage is not set this pass.
  */
-static void _store_fs_factor(slurmdb_assoc_rec_t *assoc)
+static void _store_fs_factor(slurmdb_assoc_rec_t *assoc, prism_fs_memo_t *m)
 {
-	assoc->usage->fs_factor = _classic_factor(_fs_assoc(assoc), NULL);
+	assoc->usage->fs_factor = _classic_factor(_fs_assoc(assoc), m);
 }
 
 extern void prism_fs_store_job_factor(job_record_t *job_ptr)
 {
 	if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage)
-		_store_fs_factor(job_ptr->assoc_ptr);
+		_store_fs_factor(job_ptr->assoc_ptr, &memo);
 }
 #endif
 
@@ -345,7 +350,7 @@ extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 			assoc->shares_raw, usage->level_shares);
 #ifdef PRISM_STORE_FS_FACTOR
 	if (!(flags & PRISM_F_FAIR_TREE))
-		_store_fs_factor(assoc);
+		_store_fs_factor(assoc, NULL);
 #endif
 }
 

@@ -36,12 +36,17 @@ extern void prism_fs_tree_fini(void);
 extern void prism_fs_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
 				     uint32_t flags);
 
+/* The pass is done with fair-share's factors: free what it kept of them
+ * (the pass's thread). */
+extern void prism_fs_tree_pass_done(void);
+
 #ifdef PRISM_STORE_FS_FACTOR
 /*
  * Store classic fair-share's factor in the association of 'job_ptr' from
  * its effective usage as it is (0 when not set this pass), as multifactor
  * does for every job after each classic pass from 25.11 on. Caller holds
- * the assoc_mgr assoc write lock.
+ * the assoc_mgr assoc write lock: the pass's thread, before
+ * prism_fs_tree_pass_done().
  */
 extern void prism_fs_store_job_factor(job_record_t *job_ptr);
 #endif

@@ -566,6 +566,7 @@ static void _pass(void)
 	if (pass.with_dbd && !(pass.p.conf.flags & PRISM_F_FAIR_TREE))
 		_walk_jobs(&store_fs_factor, NULL, &pass);
 #endif
+	prism_fs_tree_pass_done();
 	prism_policy_pass_end(pass.inst, &pass.p);
 	prism_policy_put(pass.inst);
 	log_flag(PRIO, "%s: pass done in %u slices (longest wait for the job lock %" PRId64 " us, longest hold %" PRId64 " us), %u priorities changed",

@@ -4,6 +4,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,21 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
 	return pow(2.0, -((usage_efctv / shares_norm) / damp));
 }
 
+/* A new pass for 'm' (slots filled before count as empty). */
+static void _memo_new_pass(prism_fs_memo_t *m)
+{
+	if (!++m->pass) {
+		/* once in 2^32 passes: no slot may look filled now */
+		memset(m->slot, 0, sizeof(*m->slot) * (m->mask + 1));
+		m->pass = 1;
+	}
+}
+
 extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys)
 {
 	uint32_t n = 64;
 
-	while ((n < 2 * (uint64_t) keys) && (n < PRISM_FS_MEMO_MAX))
+	while ((n < (uint64_t) keys * 4 / 3) && (n < PRISM_FS_MEMO_MAX))
 		n <<= 1;
 	if (!m->slot || (m->mask + 1 < n)) {
 		free(m->slot);
@@ -88,11 +99,7 @@ extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys)
 		m->mask = n - 1;
 		m->pass = 0;
 	}
-	if (!++m->pass) {
-		/* once in 2^32 passes: no slot may look filled this pass */
-		memset(m->slot, 0, sizeof(*m->slot) * (m->mask + 1));
-		m->pass = 1;
-	}
+	_memo_new_pass(m);
 	return true;
 }
 
@@ -105,31 +112,51 @@ extern void prism_fs_memo_free(prism_fs_memo_t *m)
 /* The most slots a lookup tries before computing without keeping. */
 #define MEMO_PROBES 16
 
+/* The bytes of a long double that hold its value (x87: 10 of 16). */
+#if (LDBL_MANT_DIG == 64) && (LDBL_MAX_EXP == 16384)
+#define LD_BYTES 10
+#else
+#define LD_BYTES sizeof(double)
+_Static_assert(sizeof(long double) == sizeof(double),
+	       "a long double of 8 bytes, or x87's 80-bit one");
+#endif
+
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 				   long double usage_efctv,
 				   double shares_norm, uint32_t damp)
 {
 	uintptr_t h = (uintptr_t) key;
-	prism_fs_memo_slot_t *s;
+	uint64_t lo = 0;
+	uint16_t hi = 0;
 
 	if (!m || !m->slot || !m->pass)
 		return prism_fs_factor(usage_efctv, shares_norm, damp);
+	if (damp != m->damp) {
+		m->damp = damp;
+		_memo_new_pass(m);
+	}
+	memcpy(&lo, &usage_efctv, sizeof(lo));
+	if (LD_BYTES > sizeof(lo))
+		memcpy(&hi, (const char *) &usage_efctv + sizeof(lo),
+		       LD_BYTES - sizeof(lo));
 	/* records a few hundred bytes apart: mix the address's bits */
 	h ^= h >> 17;
 	h *= 0x9e3779b97f4a7c15ull;
 	h >>= 32;
 	for (int i = 0; i < MEMO_PROBES; i++, h++) {
-		s = &m->slot[h & m->mask];
-		if (s->pass == m->pass && s->key != key)
+		prism_fs_memo_slot_t *s = &m->slot[h & m->mask];
+
+		if ((s->pass == m->pass) && (s->key != key))
 			continue;
-		if ((s->pass != m->pass) || (s->damp != damp) ||
-		    (s->usage_efctv != usage_efctv) ||
-		    (s->shares_norm != shares_norm)) {
+		/* the same bits in, the same bits out */
+		if ((s->pass != m->pass) || (s->efctv_lo != lo) ||
+		    (s->efctv_hi != hi) ||
+		    memcmp(&s->shares_norm, &shares_norm, sizeof(double))) {
 			*s = (prism_fs_memo_slot_t) {
 				.key = key,
+				.efctv_lo = lo,
+				.efctv_hi = hi,
 				.pass = m->pass,
-				.damp = damp,
-				.usage_efctv = usage_efctv,
 				.shares_norm = shares_norm,
 				.factor = prism_fs_factor(usage_efctv,
 							  shares_norm, damp),

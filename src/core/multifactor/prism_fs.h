@@ -56,15 +56,16 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
  * Classic factors already taken in a pass: the jobs of one association
  * share its factor, a power that costs about a hundred instructions. A
  * slot per association (found by 'key', the association's address, with
- * linear probing) keeps the inputs and their factor; a slot whose inputs
- * differ is computed again, so the result is prism_fs_factor()'s, bit for
- * bit. Slots of earlier passes count as empty.
+ * linear probing) keeps the inputs' bits and their factor; a slot whose
+ * inputs differ is computed again, so the result is prism_fs_factor()'s,
+ * bit for bit. Slots of earlier passes, or taken with another damping,
+ * count as empty.
  */
 typedef struct {
 	const void *key;
+	uint64_t efctv_lo;	/* usage_efctv's bits (an x87 long double's */
+	uint16_t efctv_hi;	/* ten, or a binary64's eight) */
 	uint32_t pass;		/* the pass that filled it */
-	uint32_t damp;
-	long double usage_efctv;
 	double shares_norm;
 	double factor;
 } prism_fs_memo_slot_t;
@@ -73,13 +74,14 @@ typedef struct {
 	prism_fs_memo_slot_t *slot;	/* NULL: every factor computed */
 	uint32_t mask;			/* slots - 1 (a power of two) */
 	uint32_t pass;			/* the pass now (never 0) */
+	uint32_t damp;			/* of the pass's factors */
 } prism_fs_memo_t;
 
 /*
  * A pass begins with about 'keys' associations: the slots of earlier
- * passes dropped, room made for twice as many slots as keys (at most
- * PRISM_FS_MEMO_MAX). Returns false when out of memory, leaving 'm'
- * without slots.
+ * passes dropped, room made for at least 4/3 as many slots as keys (40
+ * bytes each, at most PRISM_FS_MEMO_MAX). Returns false when out of
+ * memory, leaving 'm' without slots.
  */
 #define PRISM_FS_MEMO_MAX (1u << 21)
 extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys);

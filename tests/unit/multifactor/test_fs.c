@@ -164,8 +164,10 @@ START_TEST(test_factor_memo)
 	prism_fs_memo_t m = { .slot = NULL };
 	static const double shares[] = { 0.0, -0.0, 0.05, 0.3, 0.3 + 1e-17,
 					 1.0 / 3.0 };
-	static const long double usage[] = { 0.0L, -0.0L, 0.15L, 0.275L,
-					     0.275L + 1e-19L, 1.0L };
+	/* 0.15 and 0.3: the same significand (the slot's low bits), 0.3 and
+	 * 0.275 the same exponent (its high bits) */
+	static const long double usage[] = { 0.0L, -0.0L, 0.15L, 0.3L,
+					     0.275L, 1.0L };
 	char keys[1000];
 	uint32_t checked = 0;
 
@@ -173,14 +175,16 @@ START_TEST(test_factor_memo)
 		/* 64 slots for 1000 keys, then room for them all */
 		ck_assert(prism_fs_memo_begin(&m, round < 2 ? 1 : N(keys)));
 		ck_assert_uint_eq(m.mask + 1, round < 2 ? 64 : 2048);
-		for (int r = 0; r < 4; r++)
+		/* from one r to the next, the shares change or the usage
+		 * does, not both; the last pass: the same inputs, the
+		 * damping changing */
+		for (int r = 0; r < 6; r++)
 		for (uint32_t k = 0; k < N(keys); k++) {
-			/* the last pass: the same inputs, the damping
-			 * changing */
-			int v = round == 3 ? 0 : r;
+			int ue_v = round == 3 ? 0 : r / 2;
+			int sn_v = round == 3 ? 0 : (r + 1) / 2;
 			uint32_t damp = (round == 3) && (r & 1) ? 3 : 1;
-			long double ue = usage[(k + v) % N(usage)];
-			double sn = shares[(k / 3 + v) % N(shares)];
+			long double ue = usage[(k + ue_v) % N(usage)];
+			double sn = shares[(k / 3 + sn_v) % N(shares)];
 			double want = prism_fs_factor(ue, sn, damp);
 			double got = prism_fs_factor_memo(&m, &keys[k], ue, sn,
 							  damp);
@@ -197,7 +201,7 @@ START_TEST(test_factor_memo)
 
 		ck_assert(isnan(got));
 	}
-	ck_assert_uint_eq(checked, 4 * 4 * N(keys));
+	ck_assert_uint_eq(checked, 4 * 6 * N(keys));
 	/* no table: computed */
 	prism_fs_memo_free(&m);
 	ck_assert_ptr_null(m.slot);
