@@ -304,7 +304,8 @@ static double _classic_factor(const slurmdb_assoc_rec_t *fs_assoc,
 {
 	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
 		return 0.0;
-	return prism_fs_factor_memo(m, fs_assoc, fs_assoc->usage->usage_efctv,
+	return prism_fs_factor_memo(m, fs_assoc,
+				    &fs_assoc->usage->usage_efctv,
 				    fs_assoc->usage->shares_norm,
 				    slurm_conf.fs_dampening_factor);
 }

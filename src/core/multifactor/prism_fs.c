@@ -122,7 +122,7 @@ _Static_assert(sizeof(long double) == sizeof(double),
 #endif
 
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
-				   long double usage_efctv,
+				   const long double *usage_efctv,
 				   double shares_norm, uint32_t damp)
 {
 	uintptr_t h = (uintptr_t) key;
@@ -130,14 +130,14 @@ extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 	uint16_t hi = 0;
 
 	if (!m || !m->slot || !m->pass)
-		return prism_fs_factor(usage_efctv, shares_norm, damp);
+		return prism_fs_factor(*usage_efctv, shares_norm, damp);
 	if (damp != m->damp) {
 		m->damp = damp;
 		_memo_new_pass(m);
 	}
-	memcpy(&lo, &usage_efctv, sizeof(lo));
+	memcpy(&lo, usage_efctv, sizeof(lo));
 	if (LD_BYTES > sizeof(lo))
-		memcpy(&hi, (const char *) &usage_efctv + sizeof(lo),
+		memcpy(&hi, (const char *) usage_efctv + sizeof(lo),
 		       LD_BYTES - sizeof(lo));
 	/* records a few hundred bytes apart: mix the address's bits */
 	h ^= h >> 17;
@@ -158,11 +158,11 @@ extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 				.efctv_hi = hi,
 				.pass = m->pass,
 				.shares_norm = shares_norm,
-				.factor = prism_fs_factor(usage_efctv,
+				.factor = prism_fs_factor(*usage_efctv,
 							  shares_norm, damp),
 			};
 		}
 		return s->factor;
 	}
-	return prism_fs_factor(usage_efctv, shares_norm, damp);
+	return prism_fs_factor(*usage_efctv, shares_norm, damp);
 }

@@ -88,10 +88,10 @@ extern bool prism_fs_memo_begin(prism_fs_memo_t *m, uint32_t keys);
 
 extern void prism_fs_memo_free(prism_fs_memo_t *m);
 
-/* prism_fs_factor(usage_efctv, shares_norm, damp), through 'm' (NULL:
- * computed). */
+/* prism_fs_factor(*usage_efctv, shares_norm, damp), through 'm' (NULL:
+ * computed). (The usage by its address: read as bits, not loaded.) */
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
-				   long double usage_efctv,
+				   const long double *usage_efctv,
 				   double shares_norm, uint32_t damp);
 
 #endif /* PRISM_FS_H */

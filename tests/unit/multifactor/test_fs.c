@@ -186,8 +186,8 @@ START_TEST(test_factor_memo)
 			long double ue = usage[(k + ue_v) % N(usage)];
 			double sn = shares[(k / 3 + sn_v) % N(shares)];
 			double want = prism_fs_factor(ue, sn, damp);
-			double got = prism_fs_factor_memo(&m, &keys[k], ue, sn,
-							  damp);
+			double got = prism_fs_factor_memo(&m, &keys[k], &ue,
+							  sn, damp);
 
 			ck_assert_msg(!memcmp(&got, &want, sizeof(got)),
 				      "key %u round %d/%d: %a, want %a", k,
@@ -197,7 +197,8 @@ START_TEST(test_factor_memo)
 	}
 	/* NaN usage: never a stored slot's, computed each time */
 	for (int i = 0; i < 2; i++) {
-		double got = prism_fs_factor_memo(&m, keys, NAN, 0.5, 1);
+		long double nan_ue = NAN;
+		double got = prism_fs_factor_memo(&m, keys, &nan_ue, 0.5, 1);
 
 		ck_assert(isnan(got));
 	}
@@ -205,10 +206,10 @@ START_TEST(test_factor_memo)
 	/* no table: computed */
 	prism_fs_memo_free(&m);
 	ck_assert_ptr_null(m.slot);
-	ck_assert(prism_fs_factor_memo(&m, keys, 0.275L, 0.05, 1) ==
-		  prism_fs_factor(0.275L, 0.05, 1));
-	ck_assert(prism_fs_factor_memo(NULL, keys, 0.275L, 0.05, 1) ==
-		  prism_fs_factor(0.275L, 0.05, 1));
+	ck_assert(prism_fs_factor_memo(&m, keys, &usage[4], 0.05, 1) ==
+		  prism_fs_factor(usage[4], 0.05, 1));
+	ck_assert(prism_fs_factor_memo(NULL, keys, &usage[4], 0.05, 1) ==
+		  prism_fs_factor(usage[4], 0.05, 1));
 }
 END_TEST
 
