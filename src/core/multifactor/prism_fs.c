@@ -121,6 +121,24 @@ _Static_assert(sizeof(long double) == sizeof(double),
 	       "a long double of 8 bytes, or x87's 80-bit one");
 #endif
 
+/* Slot 's' of 'm' filled: the factor computed, out of line (the lookup
+ * that finds it needs no registers saved). */
+__attribute__((noinline))
+static void _memo_fill(prism_fs_memo_slot_t *s, const prism_fs_memo_t *m,
+		       const void *key, const long double *usage_efctv,
+		       double shares_norm, uint32_t damp, uint64_t lo,
+		       uint16_t hi)
+{
+	*s = (prism_fs_memo_slot_t) {
+		.key = key,
+		.efctv_lo = lo,
+		.efctv_hi = hi,
+		.pass = m->pass,
+		.shares_norm = shares_norm,
+		.factor = prism_fs_factor(*usage_efctv, shares_norm, damp),
+	};
+}
+
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 				   const long double *usage_efctv,
 				   double shares_norm, uint32_t damp)
@@ -151,17 +169,9 @@ extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 		/* the same bits in, the same bits out */
 		if ((s->pass != m->pass) || (s->efctv_lo != lo) ||
 		    (s->efctv_hi != hi) ||
-		    memcmp(&s->shares_norm, &shares_norm, sizeof(double))) {
-			*s = (prism_fs_memo_slot_t) {
-				.key = key,
-				.efctv_lo = lo,
-				.efctv_hi = hi,
-				.pass = m->pass,
-				.shares_norm = shares_norm,
-				.factor = prism_fs_factor(*usage_efctv,
-							  shares_norm, damp),
-			};
-		}
+		    memcmp(&s->shares_norm, &shares_norm, sizeof(double)))
+			_memo_fill(s, m, key, usage_efctv, shares_norm, damp,
+				   lo, hi);
 		return s->factor;
 	}
 	return prism_fs_factor(*usage_efctv, shares_norm, damp);
