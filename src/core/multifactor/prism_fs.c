@@ -4,7 +4,6 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,40 +111,25 @@ extern void prism_fs_memo_free(prism_fs_memo_t *m)
 /* The most slots a lookup tries before computing without keeping. */
 #define MEMO_PROBES 16
 
-/* The bytes of a long double that hold its value (x87: 10 of 16). */
-#if (LDBL_MANT_DIG == 64) && (LDBL_MAX_EXP == 16384)
-#define LD_BYTES 10
-#else
-#define LD_BYTES sizeof(double)
-_Static_assert(sizeof(long double) == sizeof(double),
-	       "a long double of 8 bytes, or x87's 80-bit one");
-#endif
-
 /* Slot 's' of 'm' filled: the factor computed, out of line (the lookup
  * that finds it needs no registers saved). */
 __attribute__((noinline))
 static void _memo_fill(prism_fs_memo_slot_t *s, const prism_fs_memo_t *m,
 		       const void *key, const long double *usage_efctv,
-		       double shares_norm, uint32_t damp, uint64_t lo,
-		       uint16_t hi)
+		       double shares_norm, uint32_t damp)
 {
-	*s = (prism_fs_memo_slot_t) {
-		.key = key,
-		.efctv_lo = lo,
-		.efctv_hi = hi,
-		.pass = m->pass,
-		.shares_norm = shares_norm,
-		.factor = prism_fs_factor(*usage_efctv, shares_norm, damp),
-	};
+	s->key = key;
+	memcpy(s->efctv, usage_efctv, PRISM_FS_LD_BYTES);
+	s->pass = m->pass;
+	s->shares_norm = shares_norm;
+	s->factor = prism_fs_factor(*usage_efctv, shares_norm, damp);
 }
 
 extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 				   const long double *usage_efctv,
 				   double shares_norm, uint32_t damp)
 {
-	uintptr_t h = (uintptr_t) key;
-	uint64_t lo = 0;
-	uint16_t hi = 0;
+	uint64_t h = (uintptr_t) key;
 
 	if (!m || !m->slot || !m->pass)
 		return prism_fs_factor(*usage_efctv, shares_norm, damp);
@@ -153,10 +137,6 @@ extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 		m->damp = damp;
 		_memo_new_pass(m);
 	}
-	memcpy(&lo, usage_efctv, sizeof(lo));
-	if (LD_BYTES > sizeof(lo))
-		memcpy(&hi, (const char *) usage_efctv + sizeof(lo),
-		       LD_BYTES - sizeof(lo));
 	/* records a few hundred bytes apart: mix the address's bits */
 	h ^= h >> 17;
 	h *= 0x9e3779b97f4a7c15ull;
@@ -167,11 +147,10 @@ extern double prism_fs_factor_memo(prism_fs_memo_t *m, const void *key,
 		if ((s->pass == m->pass) && (s->key != key))
 			continue;
 		/* the same bits in, the same bits out */
-		if ((s->pass != m->pass) || (s->efctv_lo != lo) ||
-		    (s->efctv_hi != hi) ||
+		if ((s->pass != m->pass) ||
+		    memcmp(s->efctv, usage_efctv, PRISM_FS_LD_BYTES) ||
 		    memcmp(&s->shares_norm, &shares_norm, sizeof(double)))
-			_memo_fill(s, m, key, usage_efctv, shares_norm, damp,
-				   lo, hi);
+			_memo_fill(s, m, key, usage_efctv, shares_norm, damp);
 		return s->factor;
 	}
 	return prism_fs_factor(*usage_efctv, shares_norm, damp);

@@ -10,6 +10,7 @@
 #ifndef PRISM_FS_H
 #define PRISM_FS_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,10 +62,17 @@ extern double prism_fs_factor(long double usage_efctv, long double shares_norm,
  * bit for bit. Slots of earlier passes, or taken with another damping,
  * count as empty.
  */
+/* The bytes of a long double that hold its value: x87's ten of sixteen,
+ * else all of them. */
+#if (LDBL_MANT_DIG == 64) && (LDBL_MAX_EXP == 16384)
+#define PRISM_FS_LD_BYTES 10
+#else
+#define PRISM_FS_LD_BYTES sizeof(long double)
+#endif
+
 typedef struct {
 	const void *key;
-	uint64_t efctv_lo;	/* usage_efctv's bits (an x87 long double's */
-	uint16_t efctv_hi;	/* ten, or a binary64's eight) */
+	unsigned char efctv[PRISM_FS_LD_BYTES];	/* usage_efctv's bits */
 	uint32_t pass;		/* the pass that filled it */
 	double shares_norm;
 	double factor;
@@ -80,7 +88,7 @@ typedef struct {
 /*
  * A pass begins with about 'keys' associations: the slots of earlier
  * passes dropped, room made for at least 4/3 as many slots as keys (40
- * bytes each, at most PRISM_FS_MEMO_MAX). Returns false when out of
+ * bytes each with x87's long double, at most PRISM_FS_MEMO_MAX). Returns false when out of
  * memory, leaving 'm' without slots.
  */
 #define PRISM_FS_MEMO_MAX (1u << 21)
