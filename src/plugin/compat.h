@@ -150,6 +150,17 @@ static inline uint32_t *prism_job_prio_array(const job_record_t *job_ptr)
 #endif
 }
 
+/* Does the job keep a struct of per-partition priorities (PRISM_PRIO_MULT)
+ * that a job of one entry has to give up? */
+static inline bool prism_job_prio_struct(const job_record_t *job_ptr)
+{
+#ifdef PRISM_PRIO_MULT
+	return PRISM_JOB_PRIO_MULT(job_ptr) != NULL;
+#else
+	return false;
+#endif
+}
+
 /* The sprio row names its job by step_id (26.05) or job_id. */
 static inline void prism_sprio_row_job(priority_factors_object_t *obj,
 				       const job_record_t *job_ptr)

@@ -41,11 +41,9 @@ extern void prism_job_clear_factors(job_record_t *job_ptr)
 	memset(f, 0, sizeof(*f));
 }
 
-/*
- * Arrays of the right size are reused, so a recalculation pass does not
- * reallocate them for every job.
- */
-extern prism_factors_t *prism_job_reset_factors(
+/* (arrays of the right size are reused by prism_job_reset_factors(), so a
+ * recalculation pass does not reallocate them for every job) */
+extern prism_factors_t *prism_job_reset_factors_anew(
 	job_record_t *job_ptr, uint32_t tres_cnt)
 {
 	prism_factors_t *f = job_ptr->prio_factors;
@@ -55,21 +53,11 @@ extern prism_factors_t *prism_job_reset_factors(
 		f = xmalloc(sizeof(*f));
 		job_ptr->prio_factors = f;
 	}
-	if (tres_cnt && (f->tres_cnt == tres_cnt) && f->priority_tres &&
-	    f->tres_weights) {
-		/* (as they were: the caller writes every value) */
-		tres = f->priority_tres;
-		weights = f->tres_weights;
-		if (f->tres_names)
-			xfree(f->tres_names);
-		memset(f, 0, sizeof(*f));
-	} else {
-		if (tres_cnt) {
-			tres = xcalloc(tres_cnt, sizeof(double));
-			weights = xcalloc(tres_cnt, sizeof(double));
-		}
-		prism_job_clear_factors(job_ptr);
+	if (tres_cnt) {
+		tres = xcalloc(tres_cnt, sizeof(double));
+		weights = xcalloc(tres_cnt, sizeof(double));
 	}
+	prism_job_clear_factors(job_ptr);
 	f->priority_tres = tres;
 	f->tres_weights = weights;
 	f->tres_cnt = tres_cnt;
@@ -192,8 +180,8 @@ static int _fill_part_of(void *x, void *arg)
 	return 0;
 }
 
-extern void prism_job_prio_array_fill(job_record_t *job_ptr,
-				      prism_entry_prio_fn fn, void *arg)
+extern void prism_job_prio_array_fill_some(job_record_t *job_ptr,
+					   prism_entry_prio_fn fn, void *arg)
 {
 	fill_t f = { .fn = fn, .arg = arg, .job_ptr = job_ptr };
 

@@ -9,6 +9,8 @@
 #ifndef PRISM_JOBREC_H
 #define PRISM_JOBREC_H
 
+#include <string.h>
+
 #include "ctl.h"
 #include "prism_cols.h"
 
@@ -20,15 +22,37 @@ extern uint32_t prism_job_cpus(const job_record_t *job_ptr);
 extern uint32_t prism_job_time_limit(const job_record_t *job_ptr);
 
 /*
- * Empty job_ptr->prio_factors (creating it) but for room for 'tres_cnt'
- * per-TRES values and weights, which the caller writes, every one; returns
- * it (owned by the job). Arrays of the right size are reused as they are
- * (new ones are zeroed). prism_job_clear_factors() empties it without
+ * Empty job_ptr->prio_factors (creating it) and give it new, zeroed arrays
+ * for 'tres_cnt' per-TRES values and weights (none for 0); returns it
+ * (owned by the job). prism_job_clear_factors() empties it without
  * creating one. Caller holds the job write lock.
  */
-extern prism_factors_t *prism_job_reset_factors(
+extern prism_factors_t *prism_job_reset_factors_anew(
 	job_record_t *job_ptr, uint32_t tres_cnt);
 extern void prism_job_clear_factors(job_record_t *job_ptr);
+
+/*
+ * prism_job_reset_factors_anew(), but arrays of the right size are kept as
+ * they are, so that a pass does not reallocate them for every job: the
+ * caller writes every value. (Inline: a pass meets most jobs with them.)
+ */
+static inline prism_factors_t *prism_job_reset_factors(
+	job_record_t *job_ptr, uint32_t tres_cnt)
+{
+	prism_factors_t *f = job_ptr->prio_factors;
+	double *tres, *weights;
+
+	if (!f || !tres_cnt || (f->tres_cnt != tres_cnt) ||
+	    !f->priority_tres || !f->tres_weights || f->tres_names)
+		return prism_job_reset_factors_anew(job_ptr, tres_cnt);
+	tres = f->priority_tres;
+	weights = f->tres_weights;
+	memset(f, 0, sizeof(*f));
+	f->priority_tres = tres;
+	f->tres_weights = weights;
+	f->tres_cnt = tres_cnt;
+	return f;
+}
 
 /*
  * The priority of a job in one entry of its priority array: partition
@@ -50,8 +74,20 @@ typedef uint32_t (*prism_entry_prio_fn)(void *arg, job_record_t *job_ptr,
  * QOS has none. Caller holds the job write lock and the assoc_mgr QOS
  * read lock.
  */
-extern void prism_job_prio_array_fill(job_record_t *job_ptr,
-				      prism_entry_prio_fn fn, void *arg);
+static inline void prism_job_prio_array_fill(job_record_t *job_ptr,
+					     prism_entry_prio_fn fn, void *arg);
+/* (the jobs with entries, or a struct to give up; most jobs have neither,
+ * and that case is inline) */
+extern void prism_job_prio_array_fill_some(job_record_t *job_ptr,
+					   prism_entry_prio_fn fn, void *arg);
+
+static inline void prism_job_prio_array_fill(job_record_t *job_ptr,
+					     prism_entry_prio_fn fn, void *arg)
+{
+	if (job_ptr->part_ptr_list || prism_job_qos_list(job_ptr) ||
+	    prism_job_prio_struct(job_ptr))
+		prism_job_prio_array_fill_some(job_ptr, fn, arg);
+}
 
 /* sprio's eight columns between the factors 'f' and the core's record. */
 extern void prism_job_cols_put(prism_factors_t *f, const prism_cols_t *c);

@@ -148,8 +148,11 @@ static uint32_t _in_entry(void *arg, job_record_t *job_ptr,
 	const part_arg_t *a = arg;
 	double part_term =
 		prism_part_term(a->conf, _part_factor(a->conf, part_ptr));
-	double tres_term = _tres_term(job_ptr, part_ptr, a->conf,
-				      a->tres_cnt);
+	/* the job's own partition's: the term its own priority has */
+	double tres_term = part_ptr == job_ptr->part_ptr ?
+				   a->terms->tres :
+				   _tres_term(job_ptr, part_ptr, a->conf,
+					      a->tres_cnt);
 	double qos_term = _entry_qos_term(a->conf, a->terms, qos_ptr);
 	bool high = false;
 	uint32_t prio = prism_prio_total_in_entry(a->terms, part_term,

@@ -38,7 +38,7 @@ static void _factor(const prism_tres_use_t *use, const uint64_t *part_tres,
 
 /*
  * _factor() for a job with nothing allocated (a pending job: the
- * requested count 'req'), normalised by the partition's totals
+ * requested counts 'req', not NULL), normalised by the partition's totals
  * 'part_tres' (not NULL), with the arrays in the caller's registers
  * instead of read through 'use' for every TRES.
  */
@@ -46,7 +46,7 @@ static inline void _pending_factor(const uint64_t *req,
 				   const uint64_t *part_tres, uint32_t i,
 				   double *factor)
 {
-	uint64_t value = req ? req[i] : 0;
+	uint64_t value = req[i];
 
 	if (value && part_tres[i])
 		*factor = (double) value / (double) part_tres[i];
@@ -63,11 +63,12 @@ static inline double _pending_weighted(const uint64_t *req,
 	return weighted * weights[i];
 }
 
-/* The common case of a pending job in a partition, normalised. */
+/* The common case of a pending job in a partition, normalised (a job
+ * that requests nothing either takes the general way: all 0). */
 static bool _pending_normal(const prism_tres_use_t *use,
 			    const uint64_t *part_tres, bool no_normal)
 {
-	return use && !use->alloc && part_tres && !no_normal;
+	return use && !use->alloc && use->req && part_tres && !no_normal;
 }
 
 extern void prism_tres_factors(const prism_tres_use_t *use,
