@@ -996,6 +996,7 @@ static int bench_passes_seen = 0;	/* passes ended so far */
 static bool bench_first_lock_seen = false;
 static bool passes_started = false;	/* the gate opened after submit */
 static bool churn_done = false;		/* --churn: the last pass reported */
+static bool passes_over = false;	/* the passes waited for are done */
 static uint64_t ev_base = 0;		/* ev_state when it opened */
 static void _bench_pass(const char *prefix);
 static __thread bool tl_cpu0_set = false;
@@ -1250,13 +1251,19 @@ static void _state_files_unlocked(void)
 	 * With a short --calc-period, a pass after the last one waited for
 	 * would run during the sprio call and the report: close the gate
 	 * again, the plugin threads then wait at their next lock until
-	 * main() opens it for fini().
+	 * main() opens it for fini(). And from now on a plugin thread's
+	 * sleep between passes lasts until fini() wakes it (see
+	 * pthread_cond_timedwait() below): one that went on to the next pass
+	 * would wait at the gate and run that pass when it opens for fini(),
+	 * before fini() could tell it to stop.
 	 */
 	if (!_is_main() && opt.calc_period && (opt.pass_mode == PASS_STATE) &&
 	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED)) {
 		slurm_mutex_lock(&ev_mutex);
-		if (ev_state + 1 >= ev_base + opt.passes)
+		if (ev_state + 1 >= ev_base + opt.passes) {
 			gate_open = false;
+			__atomic_store_n(&passes_over, true, __ATOMIC_RELAXED);
+		}
 		slurm_mutex_unlock(&ev_mutex);
 	}
 	/* --churn: every pass ends with the gate closed; main() reports,
@@ -1444,6 +1451,17 @@ extern int pthread_cond_timedwait(pthread_cond_t *cond,
 		pthread_mutex_lock(mutex);
 		return ETIMEDOUT;
 	}
+	/*
+	 * After the passes waited for (their last one closed the gate): a
+	 * plugin thread's sleep between passes lasts until the plugin's
+	 * fini() wakes it (both plugins signal the condition their thread
+	 * sleeps on, after setting what tells it to stop), so that it does
+	 * not start a pass fini() would then wait for (cpu-valgrind.sh's
+	 * pass counts). Every other wait is as asked.
+	 */
+	if (!_is_main() && (cond != &ev_cond) &&
+	    __atomic_load_n(&passes_over, __ATOMIC_RELAXED))
+		return pthread_cond_wait(cond, mutex);
 	return real_cond_timedwait(cond, mutex, abstime);
 }
 
