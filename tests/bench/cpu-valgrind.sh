@@ -224,15 +224,15 @@ sub2() {
 # per pass over the same jobs and associations (multifactor:
 # decay_apply_new_usage, prism: prism_usage_rec_decay) in the --passes 2
 # run over the --passes 1 run: "2.000" when the runs did 1 and 2 passes.
-# With --calc-period 1, a slow run (valgrind, a loaded machine) may start
-# one more pass between the report and priority_g_fini(): the harness
-# opens its gate for fini, and a thread already waiting for the next pass
-# gets in first (when a pass under valgrind takes longer than the
-# calculation period it does, every time: seen at 10k x 100k). That pass
-# is a steady pass like the others (the fake clock moved on at the end
-# of the one before), and only the one at fini can be added: the --passes
-# 1 run did 1 or 2 passes, the --passes 2 run 2 or 3, and the ratio says
-# which (see passes).
+# With --calc-period 1, a slow run (valgrind, a loaded machine) could
+# start one more pass between the report and priority_g_fini(): the
+# harness opened its gate for fini, and a thread already waiting for the
+# next pass got in first. Since e34310f the harness lets such a thread
+# sleep until fini() wakes it; the check stays as a guard. Such a pass
+# would be a steady pass like the others (the fake clock moved on at the
+# end of the one before), and only the one at fini could be added: the
+# --passes 1 run did 1 or 2 passes, the --passes 2 run 2 or 3, and the
+# ratio says which (see passes).
 passratio() {
 	case $1 in
 	multifactor) p_pat='^decay_apply_new_usage$' ;;
