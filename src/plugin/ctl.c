@@ -13,6 +13,7 @@
 #include "src/common/xmalloc.h"
 
 #include "ctl.h"
+#include "prism_tres.h"
 
 prism_ctl_t prism_ctl;
 
@@ -66,7 +67,8 @@ static bool _same_weights(const double *a, const double *b, uint32_t cnt)
 
 /*
  * Publish the PriorityWeightTRES array 'w' of 'tres_cnt' entries (taken
- * over; NULL: not set) into 'c'. Caller holds conf_lock.
+ * over; NULL: not set) into 'c', with the order of its TRES (kept with
+ * it). Caller holds conf_lock.
  */
 static void _tres_weights_publish(prism_prio_conf_t *c, double *w,
 				  uint32_t tres_cnt)
@@ -76,13 +78,21 @@ static void _tres_weights_publish(prism_prio_conf_t *c, double *w,
 	if (conf.weight_tres && (conf.tres_cnt == tres_cnt) &&
 	    _same_weights(conf.weight_tres, w, tres_cnt)) {
 		xfree(w);
-		w = (double *) conf.weight_tres;
+		c->weight_tres = conf.weight_tres;
+		c->tres_order = conf.tres_order;
+		c->tres_on = conf.tres_on;
 	} else {
+		uint32_t *order = xcalloc(tres_cnt ? tres_cnt : 1,
+					  sizeof(*order));
+
+		c->tres_on = prism_tres_wt_order(w, tres_cnt, order);
 		if (!tres_weight_arrays)
 			tres_weight_arrays = list_create(xfree_ptr);
 		list_append(tres_weight_arrays, w);
+		list_append(tres_weight_arrays, order);
+		c->weight_tres = w;
+		c->tres_order = order;
 	}
-	c->weight_tres = w;
 	c->tres_cnt = tres_cnt;
 }
 

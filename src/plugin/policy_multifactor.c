@@ -98,6 +98,9 @@ static double _store_factors(job_record_t *job_ptr,
 	prism_factors_t *f = prism_job_reset_factors(job_ptr, tres_cnt);
 	prism_tres_use_t use = _tres_use(job_ptr);
 	part_record_t *part_ptr = job_ptr->part_ptr;
+	prism_tres_wt_t wt = { .w = conf->weight_tres,
+			       .order = conf->tres_order,
+			       .cnt = conf->tres_cnt, .on = conf->tres_on };
 
 	f->priority_age = t->age;
 	f->priority_assoc = t->assoc;
@@ -111,7 +114,7 @@ static double _store_factors(job_record_t *job_ptr,
 		return 0.0;
 	memcpy(f->tres_weights, conf->weight_tres, sizeof(double) * tres_cnt);
 	return prism_tres_weighted(&use, part_ptr ? part_ptr->tres_cnt : NULL,
-				   conf->weight_tres, tres_cnt,
+				   &wt, tres_cnt,
 				   conf->flags & PRISM_F_NO_NORMAL_TRES,
 				   f->priority_tres);
 }

@@ -63,6 +63,10 @@ typedef struct {
 	 */
 	const double *weight_tres;
 	uint32_t tres_cnt;	/* entries in weight_tres */
+	/* their TRES, those of non-zero weight first (prism_tres_wt_t's
+	 * order; NULL: not built), owned as weight_tres is */
+	const uint32_t *tres_order;
+	uint32_t tres_on;	/* weights that are not 0 */
 	uint32_t max_age;	/* PriorityMaxAge, seconds */
 	uint32_t flags;		/* enum prism_flag bits */
 	bool favor_small;	/* PriorityFavorSmall */

@@ -8,6 +8,21 @@
 
 #include "prism_tres.h"
 
+extern uint32_t prism_tres_wt_order(const double *weights, uint32_t cnt,
+				    uint32_t *order)
+{
+	uint32_t on = 0, k;
+
+	for (uint32_t i = 0; i < cnt; i++)
+		if (weights[i] != 0.0)
+			order[on++] = i;
+	k = on;
+	for (uint32_t i = 0; i < cnt; i++)
+		if (!(weights[i] != 0.0))
+			order[k++] = i;
+	return on;
+}
+
 extern uint64_t prism_tres_value(const prism_tres_use_t *use, uint32_t i)
 {
 	if (!use)
@@ -23,8 +38,9 @@ extern uint64_t prism_tres_value(const prism_tres_use_t *use, uint32_t i)
  * The factor of TRES 'i' into *factor; *factor is left alone when Slurm
  * sets none (nothing to normalise by).
  */
-static void _factor(const prism_tres_use_t *use, const uint64_t *part_tres,
-		    uint32_t i, bool no_normal, double *factor)
+static inline void _factor(const prism_tres_use_t *use,
+			   const uint64_t *part_tres, uint32_t i,
+			   bool no_normal, double *factor)
 {
 	uint64_t value = prism_tres_value(use, i);
 
@@ -123,11 +139,37 @@ extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 	return sum;
 }
 
+/*
+ * prism_tres_weighted() for a pending job normalised by its partition,
+ * over the order of 'wt' (all its TRES): the same values and sum, as a
+ * weight of 0 gives 0 and adding 0 changes no sum (one that starts at +0
+ * is never -0).
+ */
+static double _pending_weighted_ordered(const uint64_t *req,
+					const uint64_t *part_tres,
+					const prism_tres_wt_t *wt, double *out)
+{
+	double sum = 0.0;
+	uint32_t k;
+
+	for (k = 0; k < wt->on; k++) {
+		uint32_t i = wt->order[k];
+		double weighted = _pending_weighted(req, part_tres, wt->w, i);
+
+		out[i] = weighted;
+		sum += weighted;
+	}
+	for (; k < wt->cnt; k++)
+		out[wt->order[k]] = 0.0;
+	return sum;
+}
+
 extern double prism_tres_weighted(const prism_tres_use_t *use,
 				  const uint64_t *part_tres,
-				  const double *weights, uint32_t cnt,
+				  const prism_tres_wt_t *wt, uint32_t cnt,
 				  bool no_normal, double *out)
 {
+	const double *weights = wt->w;
 	double sum = 0.0;
 
 	if (!weights || !out)
@@ -135,6 +177,9 @@ extern double prism_tres_weighted(const prism_tres_use_t *use,
 	if (_pending_normal(use, part_tres, no_normal)) {
 		const uint64_t *req = use->req;
 
+		if (wt->order && (cnt == wt->cnt))
+			return _pending_weighted_ordered(req, part_tres, wt,
+							 out);
 		for (uint32_t i = 0; i < cnt; i++) {
 			double weighted = 0.0;
 

@@ -43,6 +43,28 @@ typedef struct {
 } prism_tres_use_t;
 
 /*
+ * PriorityWeightTRES as a pass weighs by: the weights, and their TRES in
+ * an order that puts those of non-zero weight first, so that a job's
+ * weighted values are computed only where they can be other than 0.
+ */
+typedef struct {
+	const double *w;	/* cnt weights; NULL: none */
+	const uint32_t *order;	/* cnt TRES indices: those of non-zero
+				 * weight ascending, then the others
+				 * ascending (prism_tres_wt_order());
+				 * NULL: not built */
+	uint32_t cnt;
+	uint32_t on;		/* order[0..on): the non-zero weights' */
+} prism_tres_wt_t;
+
+/*
+ * Fill order[0..cnt) for weights[0..cnt) as prism_tres_wt_t says and
+ * return how many weights are not 0 (a NaN is not 0, -0 is). Never fails.
+ */
+extern uint32_t prism_tres_wt_order(const double *weights, uint32_t cnt,
+				    uint32_t *order);
+
+/*
  * The count of TRES 'i' the factor uses: allocated, else requested
  * (see Notes). A NULL 'use' or missing arrays give 0. Never fails.
  */
@@ -79,16 +101,19 @@ extern double prism_tres_weigh(const double *weights, uint32_t cnt,
 			       double *factors);
 
 /*
- * Write out[0..cnt) = factor[i] * weights[i] for 'use' in a partition
- * with totals 'part_tres' and return their sum: the same numbers, bit
- * for bit, as prism_tres_factors() on a zeroed array followed by
+ * Write out[0..cnt) = factor[i] * wt->w[i] for 'use' in a partition with
+ * totals 'part_tres' and return their sum: the same numbers, bit for bit,
+ * as prism_tres_factors() on a zeroed array followed by
  * prism_tres_weigh(), in one loop that computes no factor where the
- * weight is 0. Returns 0 and writes nothing when 'weights' or 'out' is
- * NULL. Never fails, allocates nothing.
+ * weight is 0 (and, for a pending job normalised by its partition, with
+ * wt->order over all wt->cnt TRES, meets only the TRES of non-zero weight
+ * but to write 0 to the others). 'cnt' is at most wt->cnt. Returns 0 and
+ * writes nothing when wt->w or 'out' is NULL. Never fails, allocates
+ * nothing.
  */
 extern double prism_tres_weighted(const prism_tres_use_t *use,
 				  const uint64_t *part_tres,
-				  const double *weights, uint32_t cnt,
+				  const prism_tres_wt_t *wt, uint32_t cnt,
 				  bool no_normal, double *out);
 
 /*

@@ -5,6 +5,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <math.h>
 #include <string.h>
 
 #include "prism_tres.h"
@@ -80,6 +81,18 @@ static const struct {
 	    16.0 / 48 * 3, 50.0 / 1000 * 0.5, 0, 0 },
 	  8.0 / 16 * 200 + 2000.0 / 32000 * 100 + 0 + 1.0 / 2 * 30 +
 	  16.0 / 48 * 3 + 50.0 / 1000 * 0.5 + 0 + 0 },
+	{ "pending: weights of 0 between the others", NT,
+	  false, true, true, false,
+	  { 0 }, { 8, 2000, 5, 1, 16, 50, 3, 9 },
+	  { 16, 32000, 10, 2, 48, 1000, 6, 7 },
+	  { 200, 0, 0, 30, 0, 0.5, 0, 1 },
+	  { 8.0 / 16 * 200, 0, 0, 1.0 / 2 * 30, 0, 50.0 / 1000 * 0.5, 0,
+	    9.0 / 7 * 1 },
+	  8.0 / 16 * 200 + 1.0 / 2 * 30 + 50.0 / 1000 * 0.5 + 9.0 / 7 * 1 },
+	{ "pending: a negative weight where the factor is 0, a weight of -0",
+	  4, false, true, true, false,
+	  { 0 }, { 0, 4, 2, 1 }, { 32, 64, 8, 0 }, { -5, -0.0, 2, -3 },
+	  { -0.0, 0, 2.0 / 8 * 2, -0.0 }, 2.0 / 8 * 2 },
 	{ "the sum runs from index 0: (1e16 + 1) - 1e16 is 0", 3,
 	  false, true, false, true,
 	  { 0 }, { 1, 1, 1 }, { 0 }, { 1e16, 1, -1e16 },
@@ -117,23 +130,68 @@ START_TEST(test_factors_weighted)
 }
 END_TEST
 
-/* The one-loop form writes the same values and the same sum. */
+/*
+ * The one-loop form writes the same values and the same sum; with the
+ * weights' order (the pass's), the same bits (a -0 stays -0, the sum's
+ * sign too).
+ */
 START_TEST(test_weighted_matches)
 {
 	prism_tres_use_t use = _use(_i);
 	const uint64_t *part = rows[_i].part_set ? rows[_i].part : NULL;
-	double f[NT];
-	double sum;
+	uint32_t order[NT];
+	prism_tres_wt_t plain = { .w = rows[_i].weights, .cnt = rows[_i].cnt };
+	prism_tres_wt_t ordered = plain;
+	double f[NT], g[NT];
+	double sum, sum2;
 
+	ordered.order = order;
+	ordered.on = prism_tres_wt_order(rows[_i].weights, rows[_i].cnt,
+					 order);
 	memset(f, 0xff, sizeof(f));	/* every entry must be written */
-	sum = prism_tres_weighted(&use, part, rows[_i].weights, rows[_i].cnt,
+	memset(g, 0xff, sizeof(g));
+	sum = prism_tres_weighted(&use, part, &plain, rows[_i].cnt,
 				  rows[_i].no_normal, f);
+	sum2 = prism_tres_weighted(&use, part, &ordered, rows[_i].cnt,
+				   rows[_i].no_normal, g);
 	for (uint32_t i = 0; i < rows[_i].cnt; i++)
 		ck_assert_msg(f[i] == rows[_i].want[i],
 			      "%s: TRES %u is %.17g, want %.17g",
 			      rows[_i].what, i, f[i], rows[_i].want[i]);
 	ck_assert_msg(sum == rows[_i].want_sum, "%s: sum %.17g, want %.17g",
 		      rows[_i].what, sum, rows[_i].want_sum);
+	ck_assert_msg(!memcmp(f, g, sizeof(double) * rows[_i].cnt),
+		      "%s: the ordered values differ", rows[_i].what);
+	ck_assert_msg(!memcmp(&sum, &sum2, sizeof(sum)),
+		      "%s: the ordered sum %.17g differs from %.17g",
+		      rows[_i].what, sum2, sum);
+	/* with fewer TRES than the order covers: the plain loop */
+	if (rows[_i].cnt > 1) {
+		memset(g, 0xff, sizeof(g));
+		sum2 = prism_tres_weighted(&use, part, &ordered,
+					   rows[_i].cnt - 1,
+					   rows[_i].no_normal, g);
+		uint64_t past;
+
+		ck_assert(!memcmp(f, g, sizeof(double) * (rows[_i].cnt - 1)));
+		memcpy(&past, &g[rows[_i].cnt - 1], sizeof(past));
+		ck_assert(past == UINT64_MAX);	/* not written */
+	}
+}
+END_TEST
+
+/* The order: the TRES of non-zero weight (a NaN is not 0, -0 is) first,
+ * then the others, each ascending. */
+START_TEST(test_wt_order)
+{
+	const double w[] = { 0, 3, -0.0, NAN, 0, -1 };
+	const uint32_t want[] = { 1, 3, 5, 0, 2, 4 };
+	uint32_t order[6];
+
+	ck_assert_uint_eq(prism_tres_wt_order(w, 6, order), 3);
+	for (int i = 0; i < 6; i++)
+		ck_assert_uint_eq(order[i], want[i]);
+	ck_assert_uint_eq(prism_tres_wt_order(w, 0, order), 0);
 }
 END_TEST
 
@@ -257,6 +315,7 @@ extern Suite *tres_suite(void)
 	tcase_add_loop_test(tc, test_factors_weighted, 0, N(rows));
 	tcase_add_loop_test(tc, test_term_matches_sum, 0, N(rows));
 	tcase_add_loop_test(tc, test_weighted_matches, 0, N(rows));
+	tcase_add_test(tc, test_wt_order);
 	tcase_add_loop_test(tc, test_factors_weigh_matches, 0, N(rows));
 	tcase_add_test(tc, test_unset_entries_kept);
 	tcase_add_test(tc, test_value);
