@@ -7,7 +7,7 @@
 # differences per field; exit status 1 on any difference or when there
 # are no job or factors rows.  Rows are matched on their key (kind and
 # id, and for job and factors rows the partition and, on 24.11, the
-# QOS); job priorities are equal within +-1, other numbers when
+# QOS); job priorities are equal exactly, other numbers when
 # |a-b| <= 1e-6 * max(|a|,|b|) or |a-b| <= 1e-12; noval/inf/nan only
 # equal themselves; assoc rows compare usage_raw usage_norm usage_efctv
 # fs_factor level_fs shares_norm run_secs.  Used by test-compare.sh and
@@ -23,7 +23,7 @@ function same(f, a, b,   x, y, d, m) {
 	x = a + 0; y = b + 0
 	d = x - y; if (d < 0) d = -d
 	if (f == "priority")
-		return d <= 1
+		return d <= 0
 	m = (x < 0 ? -x : x); if (y < 0 && -y > m) m = -y; if (y > m) m = y
 	return (d <= 1e-6 * m) || (d <= 1e-12)
 }

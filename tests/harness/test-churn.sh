@@ -12,7 +12,7 @@
 #   - every pass's job priorities, and every CHURN_FULL-th pass's full
 #     report (associations, QOS, partitions, sprio factor rows), equal
 #     multifactor's with test-compare.sh's tolerances (compare.awk:
-#     priorities +-1, other values 1e-6 relative, --digits 15);
+#     priorities exactly, other values 1e-6 relative, --digits 15);
 #   - memory stays flat: heap in use (mallinfo2, all arenas) after each
 #     pass, once the plugin thread waits for the next one; what Prism
 #     holds beyond multifactor on the same events may not grow by

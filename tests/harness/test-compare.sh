@@ -6,7 +6,8 @@
 # set (and one set enforcing limits), and compare the two reports value
 # by value:
 #   - job priorities (job_ptr->priority and every priority_array entry)
-#     within +-1;
+#     exactly (Prism adds the terms in multifactor's order: the same
+#     doubles, the same integers);
 #   - sprio factor rows (age, assoc, fairshare, jobsize, partition, qos,
 #     every TRES, site, nice, direct; on 24.11 account) to 1e-6 relative;
 #   - association fields usage_raw, usage_norm, usage_efctv, fs_factor,
