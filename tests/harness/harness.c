@@ -3176,7 +3176,8 @@ static void _proc_mem(long *rss_kb, long *hwm_kb);	/* --bench, below */
  *  cancelled or started, jobs submitted (priority_g_set()), user and
  *  account associations added and removed and QOS modified (as slurmdbd
  *  tells slurmctld: assoc_mgr_update_assocs()/assoc_mgr_update_qos()),
- *  and now and then a reconfigure (weights and PriorityFlags changed,
+ *  and now and then a reconfigure (weights, PriorityWeightTRES's memory
+ *  weight dropped or restored, and PriorityFlags changed,
  *  priority_g_reconfig()).
  *  The stream depends only on the seed, the world and the counts of jobs
  *  in each state, never on a plugin's results, so every plugin sees the
@@ -3191,10 +3192,15 @@ static uint32_t churn_serial = 0;	/* names and uids of new ones */
 static int churn_pend_target = 0, churn_run_target = 0;
 static int churn_assoc_target = 0;	/* the world's associations */
 static uint32_t churn_weights[2];	/* age, QOS weights from the conf */
+/* PriorityWeightTRES from the conf and, in turn with it, the same without
+ * the memory weight: a reconfigure that turns a TRES's weight to 0 and
+ * back, which jobs request (Prism orders the TRES by their weights) */
+static char *churn_tres_weights[2];
 
 typedef struct {
 	int purge, end, timeout, cancel, start, submit;
 	int user_add, user_rm, acct_add, acct_rm, qos, reconfig, flags;
+	int tres_weights;
 } churn_counts_t;
 
 /* A random number 0 .. n-1 (n >= 1). */
@@ -3207,6 +3213,32 @@ static uint32_t _churn_rnd(uint32_t n)
 }
 
 /* Start churn state after the world is loaded (main thread, no lock). */
+/*
+ * 'weights' (PriorityWeightTRES) without its Mem= item, or NULL when it
+ * has none (the reconfigure then keeps the weights); xfree() it.
+ */
+static char *_churn_tres_without_mem(const char *weights)
+{
+	char *copy, *tok, *save = NULL, *out = NULL;
+	bool dropped = false;
+
+	if (!weights)
+		return NULL;
+	copy = xstrdup(weights);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!xstrncasecmp(tok, "mem=", 4)) {
+			dropped = true;
+			continue;
+		}
+		xstrfmtcat(out, "%s%s", out ? "," : "", tok);
+	}
+	xfree(copy);
+	if (!dropped || !out)
+		xfree(out);
+	return out;
+}
+
 static void _churn_init(void)
 {
 	list_itr_t *itr;
@@ -3233,6 +3265,9 @@ static void _churn_init(void)
 	churn_next_assoc += 2;
 	churn_weights[0] = slurm_conf.priority_weight_age;
 	churn_weights[1] = slurm_conf.priority_weight_qos;
+	churn_tres_weights[0] = xstrdup(slurm_conf.priority_weight_tres);
+	churn_tres_weights[1] = _churn_tres_without_mem(
+		slurm_conf.priority_weight_tres);
 	if (churn_run_target < 4)
 		churn_run_target = 4;
 	if (churn_pend_target < 8)
@@ -3759,6 +3794,16 @@ static void _churn_reconfig(churn_counts_t *c)
 					 (1 + _churn_rnd(3));
 	slurm_conf.priority_weight_qos = churn_weights[1] *
 					 (1 + _churn_rnd(3));
+	/* now and then the other PriorityWeightTRES */
+	if (churn_tres_weights[1] && !_churn_rnd(2)) {
+		bool other = !xstrcmp(slurm_conf.priority_weight_tres,
+				      churn_tres_weights[0]);
+
+		xfree(slurm_conf.priority_weight_tres);
+		slurm_conf.priority_weight_tres =
+			xstrdup(churn_tres_weights[other ? 1 : 0]);
+		c->tres_weights++;
+	}
 	/* and now and then a PriorityFlags bit turned on or off */
 	if (!_churn_rnd(2)) {
 		slurm_conf.priority_flags ^= churn_flags[_churn_rnd(
@@ -3798,10 +3843,11 @@ static void _churn_events(int k)
 		_churn_qos(&c);
 	if (!_churn_skip("reconfig"))
 		_churn_reconfig(&c);
-	printf("events %d purge=%d end=%d timeout=%d cancel=%d start=%d submit=%d user_add=%d user_rm=%d acct_add=%d acct_rm=%d qos=%d reconfig=%d flags=%d priority_flags=0x%x\n",
+	printf("events %d purge=%d end=%d timeout=%d cancel=%d start=%d submit=%d user_add=%d user_rm=%d acct_add=%d acct_rm=%d qos=%d reconfig=%d flags=%d tres_weights=%d priority_flags=0x%x\n",
 	       k, c.purge, c.end, c.timeout, c.cancel, c.start, c.submit,
 	       c.user_add, c.user_rm, c.acct_add, c.acct_rm, c.qos,
-	       c.reconfig, c.flags, (unsigned) slurm_conf.priority_flags);
+	       c.reconfig, c.flags, c.tres_weights,
+	       (unsigned) slurm_conf.priority_flags);
 }
 
 static int _cmp_str(const void *a, const void *b)

@@ -4,8 +4,11 @@
 # generated world, many passes apart with the same seeded stream of
 # events between passes (jobs submitted, started, ended, timed out,
 # cancelled and purged; user and account associations added and removed;
-# QOS priority and usage factor modified; reconfigures with new weights
-# and PriorityFlags; the frozen clock CHURN_ADVANCE seconds on per pass).  For each set
+# QOS priority and usage factor modified; reconfigures with new weights,
+# PriorityWeightTRES without and again with its Mem= weight (a TRES the
+# jobs request going to weight 0 and back: Prism orders the TRES by their
+# weights when they are loaded) and PriorityFlags; the frozen clock
+# CHURN_ADVANCE seconds on per pass).  For each set
 # (Fair Tree, classic fair-share) it checks:
 #   - both runs saw the same events (the "events" lines are equal) and
 #     every kind of event happened at least once;
