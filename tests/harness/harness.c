@@ -3196,6 +3196,7 @@ static uint32_t churn_weights[2];	/* age, QOS weights from the conf */
  * the memory weight: a reconfigure that turns a TRES's weight to 0 and
  * back, which jobs request (Prism orders the TRES by their weights) */
 static char *churn_tres_weights[2];
+static int churn_reconfigs;		/* reconfigures so far */
 
 typedef struct {
 	int purge, end, timeout, cancel, start, submit;
@@ -3794,8 +3795,9 @@ static void _churn_reconfig(churn_counts_t *c)
 					 (1 + _churn_rnd(3));
 	slurm_conf.priority_weight_qos = churn_weights[1] *
 					 (1 + _churn_rnd(3));
-	/* now and then the other PriorityWeightTRES */
-	if (churn_tres_weights[1] && !_churn_rnd(2)) {
+	/* every other reconfigure, the other PriorityWeightTRES (counted,
+	 * not drawn: the stream of events stays what it was) */
+	if (churn_tres_weights[1] && !(churn_reconfigs++ % 2)) {
 		bool other = !xstrcmp(slurm_conf.priority_weight_tres,
 				      churn_tres_weights[0]);
 
