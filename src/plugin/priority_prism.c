@@ -213,11 +213,12 @@ PRISM_EXPORT extern uint32_t priority_p_recover(uint32_t prio_boost)
 
 /*
  * Called when a job ends, with the job write lock held: charge its usage
- * since the last pass and settle its unused run-seconds.
+ * since the last pass (or since the pass going on, if that charged it
+ * already) and settle its unused run-seconds.
  */
 PRISM_EXPORT extern void priority_p_job_end(job_record_t *job_ptr)
 {
-	time_t last = prism_recalc_last_ran(), now = time(NULL);
+	time_t last = prism_recalc_charged_from(job_ptr), now = time(NULL);
 
 	log_flag(PRIO, "%s: %pJ ended", plugin_type, job_ptr);
 	prism_policy_job_end(job_ptr, last, now);

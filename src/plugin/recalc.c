@@ -54,6 +54,24 @@ typedef struct {
 	uint32_t n, cap;
 } ids_t;
 
+/*
+ * The jobs a pass has charged, while it goes on: their usage (Slurm's and
+ * the policy's) is charged up to the pass's time, charged_to, not the last
+ * pass's end. The pass lets the job lock go between its slices, and a job
+ * that ends there is charged by priority_p_job_end() from
+ * prism_recalc_charged_from(): from charged_to for one of these, which
+ * charging from the last pass's end would charge for the pass's period
+ * twice (multifactor holds the job lock from its charge to the end of its
+ * pass). Added to by the recalculation thread under the job write lock
+ * (4 bytes a running job, kept between passes as 'want' is); read under
+ * the job write lock and last_lock; emptied under last_lock when the
+ * pass's time becomes the last pass's end.
+ */
+static ids_t charged;
+static time_t charged_to;	/* 0: no pass charges now */
+
+static void _ids_add(ids_t *ids, uint32_t id);
+
 typedef struct {
 	prism_pass_t p;		/* what the policy's hooks see */
 	prism_policy_inst_t *inst;	/* the policy of this pass */
@@ -89,6 +107,25 @@ extern time_t prism_recalc_last_ran(void)
 	return last;
 }
 
+extern time_t prism_recalc_charged_from(const job_record_t *job_ptr)
+{
+	time_t from;
+
+	slurm_mutex_lock(&last_lock);
+	from = state.last_recalc;
+	if (charged_to) {
+		/* (a few running jobs end in a pass: a scan is enough) */
+		for (uint32_t i = 0; i < charged.n; i++) {
+			if (charged.id[i] == job_ptr->job_id) {
+				from = charged_to;
+				break;
+			}
+		}
+	}
+	slurm_mutex_unlock(&last_lock);
+	return from;
+}
+
 /*
  * Does the pass recompute 'job_ptr'? Held jobs (priority 0) never, but for
  * those Prism itself holds (the Moab policy's REJECTNEGPRIOJOBS).
@@ -116,6 +153,9 @@ static bool _charge(job_record_t *job_ptr, pass_t *pass)
 		prism_policy_charge(pass->inst, job_ptr, &pass->p);
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
+	/* charged up to the pass's time, should it end during the pass */
+	if (!IS_JOB_PENDING(job_ptr))
+		_ids_add(&charged, job_ptr->job_id);
 	if (!pass->with_dbd)
 		return true;
 	if (((pass->p.conf.flags & PRISM_F_CALCULATE_RUNNING) ||
@@ -534,6 +574,9 @@ static void _pass(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	passes++;
+	slurm_mutex_lock(&last_lock);
+	charged_to = pass.p.now;
+	slurm_mutex_unlock(&last_lock);
 	prism_conf_get(&pass.p.conf);
 	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
 	pass.inst = prism_policy_get();
@@ -576,6 +619,9 @@ static void _pass(void)
 	next.last_recalc = pass.p.now;
 	slurm_mutex_lock(&last_lock);
 	state = next;
+	/* a job ending from now on is charged from the pass's time */
+	charged.n = 0;
+	charged_to = 0;
 	slurm_mutex_unlock(&last_lock);
 	prism_policy_save();
 	/*
@@ -674,5 +720,7 @@ extern void prism_recalc_stop(void)
 	pthread_cond_destroy(&wake_cond);
 	xfree(want.id);
 	want.cap = want.n = 0;
+	xfree(charged.id);
+	charged.cap = charged.n = 0;
 	prism_usage_snap_fini();
 }

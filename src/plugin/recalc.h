@@ -30,4 +30,12 @@ extern void prism_recalc_stop(void);
 /* End of the last recalculation pass, 0 when none ran yet. Thread-safe. */
 extern time_t prism_recalc_last_ran(void);
 
+/*
+ * From when a job that ends now is to be charged: the time of the pass
+ * going on when that pass charged it already, else the end of the last
+ * pass. Caller holds the job write lock (as slurmctld does when it ends a
+ * job).
+ */
+extern time_t prism_recalc_charged_from(const job_record_t *job_ptr);
+
 #endif /* PRISM_RECALC_H */

@@ -21,7 +21,7 @@
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD] [--slurm-save] [--storm USEC]
- *                  [--handover SEC]
+ *                  [--handover SEC] [--end-job ID[@mid][+SEC]]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -734,6 +734,9 @@ static struct {
 	int churn_rate;		/* --churn-rate N: events of a kind per pass */
 	int churn_full;		/* --churn-full K: full report every K */
 	char *churn_skip;	/* --churn-skip KINDS: event kinds left out */
+	uint32_t end_job;	/* --end-job ID (0: none) */
+	bool end_mid;		/* --end-job ID@mid: during the first pass */
+	long end_after;		/* --end-job ...+SEC: the clock moved first */
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -1161,6 +1164,9 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 		_bench_job_locked();
 }
 
+static void _end_job(void);
+static bool end_job_done = false;	/* --end-job: the job was ended */
+
 extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 {
 	lock_level_t lv[CTLD_LOCK_CNT];
@@ -1186,6 +1192,13 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 		slurm_cond_broadcast(&ev_cond);
 		slurm_mutex_unlock(&ev_mutex);
 	}
+	/* --end-job ID@mid: the first time a plugin thread lets the job
+	 * write lock go in the passes (the plugin holds no lock of the
+	 * controller's then) */
+	if (opt.end_mid && !_is_main() && (lv[1] == WRITE_LOCK) &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
+		_end_job();
 }
 
 /* Declared in locks.h only without NDEBUG; provided for plugins that use
@@ -1615,6 +1628,42 @@ extern job_record_t *find_job_record(uint32_t job_id)
 		if (job_ptr->job_id == job_id)
 			return job_ptr;
 	return NULL;
+}
+
+/*
+ * --end-job: end the job as job_complete() and job_completion_logger() do
+ * when AccountingStorageEnforce has limits (acct_policy_job_fini() calls
+ * priority_g_job_end()): completing, its end time now, the plugin told
+ * under the job write lock.
+ */
+static void _end_job(void)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .node = WRITE_LOCK };
+	job_record_t *job_ptr;
+
+	if (opt.end_after && _frozen_now)
+		__atomic_add_fetch(&_frozen_now, opt.end_after,
+				   __ATOMIC_RELAXED);
+	lock_slurmctld(job_write);
+	job_ptr = find_job_record(opt.end_job);
+	if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+		_die("--end-job: job %u is not running", opt.end_job);
+	job_ptr->job_state = JOB_COMPLETE | JOB_COMPLETING;
+	job_ptr->end_time = time(NULL);
+	priority_g_job_end(job_ptr);
+	unlock_slurmctld(job_write);
+	info("--end-job: job %u ended %s", opt.end_job,
+	     _is_main() ? "after the passes" : "during the first pass");
+}
+
+/* --end-job's job must be running when the passes begin. */
+static void _end_job_check(void)
+{
+	job_record_t *job_ptr = find_job_record(opt.end_job);
+
+	if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+		_die("--end-job: job %u is not a running job of the world",
+		     opt.end_job);
 }
 
 extern bool validate_operator(uid_t uid)
@@ -4744,6 +4793,15 @@ static void _usage(FILE *fp)
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
 "                      modify account ACCOUNT set parent=PARENT (needs\n"
 "                      --passes 2 or more)\n"
+"  --end-job ID[@mid][+SEC]  end the running job ID as slurmctld does\n"
+"                      when a job completes with limits enforced (state\n"
+"                      COMPLETING, end time now, priority_g_job_end()\n"
+"                      under the job write lock): after the passes, before\n"
+"                      the report; with @mid, during the first pass, in\n"
+"                      the plugin thread right after it first lets the\n"
+"                      job write lock go (as an RPC between two slices);\n"
+"                      +SEC: the frozen clock moves SEC seconds forward\n"
+"                      first (and stays there)\n"
 "  --churn SEED        weeks of churn: between passes (--passes N, at\n"
 "                      least 2, with --advance) apply a seeded stream of\n"
 "                      events: jobs purged, ended, timed out, cancelled,\n"
@@ -4796,6 +4854,7 @@ static void _parse_args(int argc, char **argv)
 		{ "churn-rate", required_argument, NULL, 'Y' },
 		{ "churn-full", required_argument, NULL, 'Z' },
 		{ "churn-skip", required_argument, NULL, 'K' },
+		{ "end-job", required_argument, NULL, 'E' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -4946,6 +5005,24 @@ static void _parse_args(int argc, char **argv)
 		case 'K':
 			opt.churn_skip = optarg;
 			break;
+		case 'E': {
+			unsigned long id = strtoul(optarg, &end, 10);
+
+			if (!strncmp(end, "@mid", 4)) {
+				opt.end_mid = true;
+				end += 4;
+			}
+			if (*end == '+') {
+				opt.end_after = strtol(end + 1, &end, 10);
+				if (opt.end_after < 1)
+					opt.end_after = -1;
+			}
+			if (*end || !id || (id > UINT32_MAX) ||
+			    (opt.end_after < 0) || (opt.end_after > 86400))
+				_die("--end-job must be ID[@mid][+SEC], ID a job of the world, SEC 1 to 86400");
+			opt.end_job = id;
+			break;
+		}
 		case 'Z':
 			opt.churn_full = strtol(optarg, &end, 10);
 			if (*end || (opt.churn_full < 0))
@@ -4975,6 +5052,9 @@ static void _parse_args(int argc, char **argv)
 	if (opt.storm_usec && (opt.bench_file || opt.churn_seed ||
 			       (opt.pass_mode == PASS_NONE)))
 		_die("--storm needs passes, and no --bench or --churn");
+	if (opt.end_job && ((opt.pass_mode != PASS_STATE) || opt.churn_seed ||
+			    opt.bench_file || (opt.end_after && opt.real_clock)))
+		_die("--end-job needs --pass state, no --churn or --bench, and with +SEC no --real-clock");
 	if (opt.churn_seed) {
 		int i;
 
@@ -5152,6 +5232,8 @@ int main(int argc, char **argv)
 	}
 	_phase("thread start and recover");
 	_plugin_jobs_loaded(&lowest_prio, highest_loaded_prio);
+	if (opt.end_job)
+		_end_job_check();
 
 	/*
 	 * With --pass none the gate stays closed through the report, so it
@@ -5173,6 +5255,15 @@ int main(int argc, char **argv)
 		if (opt.storm_usec) {
 			__atomic_store_n(&storm_stop, true, __ATOMIC_RELAXED);
 			pthread_join(storm_tid, NULL);
+		}
+		if (opt.end_job) {
+			_phase("end job");
+			if (!opt.end_mid)
+				_end_job();
+			else if (!__atomic_load_n(&end_job_done,
+						  __ATOMIC_RELAXED))
+				_die("--end-job %u@mid: no plugin thread let the job write lock go during the passes",
+				     opt.end_job);
 		}
 	}
 	if (bench_fp) {
