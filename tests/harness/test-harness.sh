@@ -181,35 +181,40 @@ done
 # A running job that ends during a pass, after the pass charged it: job 8
 # ends 30 s after the pass's time, in the pass's thread right after its
 # first slice lets the job lock go (--end-job 8@mid+30), as a job
-# completion RPC does between two slices. It is charged from the pass's
-# time, not again from the last pass's (which charged the pass's 600 s
-# twice), so every association's and QOS's usage is multifactor's when the
-# job ends 30 s after its pass (--end-job 8+30; multifactor holds the job
-# lock from its charge to the end of its pass).
+# completion RPC does between two slices; slurmctld tells the plugin of a
+# job's end when AccountingStorageEnforce has limits. It is charged from
+# the pass's time, not again from the last pass's (which charged the
+# pass's 600 s twice and released its run-seconds twice, logging an
+# underflow), so every association's and QOS's usage and run-seconds are
+# multifactor's when the job ends 30 s after its pass (--end-job 8+30;
+# multifactor holds the job lock from its charge to the end of its pass).
 ended_usage() { # ended_usage NAME CONF PLUGIN ARGS...
 	n=$1 c=$2 p=$3
 	shift 3
 	"$H" --conf "$c" --world "$W" --plugin "$p" \
 		--plugindir "$prism_dir:$slurm_dir" --timeout 60 --now "$now" \
 		--last-ran $((now - 600)) --digits 15 "$@" 2>"$tmp/$n.err" |
-		sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*\(usage_raw=[^ ]*\).*/\1 \2 \3/p' \
+		sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*\(usage_raw=[^ ]*\).*\( run_secs=[^ ]*\)$/\1 \2 \3\4/p' \
 		>"$tmp/$n.usage"
 	[ -s "$tmp/$n.usage" ] || { ko "no usage rows with $p $*"; head -5 "$tmp/$n.err"; }
 }
-sed 's/^PriorityWeightAssoc=.*/&\nPriorityFlags=NO_FAIR_TREE/' \
-	"$top_srcdir/tests/harness/basic.conf" >"$tmp/classic.conf"
+{ cat "$top_srcdir/tests/harness/basic.conf"
+  echo AccountingStorageEnforce=limits; } >"$tmp/limits.conf"
+{ cat "$tmp/limits.conf"; echo PriorityFlags=NO_FAIR_TREE; } >"$tmp/classic.conf"
 for algo in fairtree classic; do
-	c=$top_srcdir/tests/harness/basic.conf
+	c=$tmp/limits.conf
 	[ "$algo" = classic ] && c=$tmp/classic.conf
 	ended_usage "mf-$algo" "$c" priority/multifactor --end-job 8+30
 	ended_usage "mid-$algo" "$c" priority/prism --end-job 8@mid+30
 	ended_usage "none-$algo" "$c" priority/prism
 	if cmp -s "$tmp/mf-$algo.usage" "$tmp/mid-$algo.usage" &&
-		! cmp -s "$tmp/none-$algo.usage" "$tmp/mid-$algo.usage"; then
+		! cmp -s "$tmp/none-$algo.usage" "$tmp/mid-$algo.usage" &&
+		! grep -q underflow "$tmp/mid-$algo.err"; then
 		ok "$algo: a job that ends during a pass the pass charged is charged from the pass's time, as multifactor after its pass"
 	else
-		ko "$algo: a job ending during a pass: usage differs from multifactor's (or the end charged nothing)"
+		ko "$algo: a job ending during a pass: usage differs from multifactor's (or the end charged nothing, or released too much)"
 		diff "$tmp/mf-$algo.usage" "$tmp/mid-$algo.usage" | head -8
+		grep underflow "$tmp/mid-$algo.err" | head -2
 	fi
 done
 for bad in 8+0 8@end 0 1; do
