@@ -3376,7 +3376,30 @@ static void _churn_start_job(job_record_t *job_ptr, time_t now)
 	assoc_mgr_lock(&locks);
 	_set_job_alloc_tres(job_ptr);
 	assoc_mgr_unlock(&locks);
+	if (_limits_enforced()) {
+		/* acct_policy_job_begin(): its run-seconds to come */
+		assoc_mgr_lock_t begin_locks = { .assoc = WRITE_LOCK,
+						 .qos = WRITE_LOCK,
+						 .tres = READ_LOCK };
+
+		assoc_mgr_lock(&begin_locks);
+		_job_begin_limits(job_ptr);
+		assoc_mgr_unlock(&begin_locks);
+	}
 	last_job_update = now;
+}
+
+/*
+ * A running job ended (completed or timed out): with limits enforced,
+ * slurmctld's deallocate_nodes() has acct_policy_job_fini() tell the
+ * priority plugin (priority_g_job_end(), job write lock held), which
+ * charges its usage since the last pass and gives back its unused
+ * run-seconds.
+ */
+static void _churn_job_ended(job_record_t *job_ptr)
+{
+	if (_limits_enforced())
+		priority_g_job_end(job_ptr);
 }
 
 /* The n-th element of a list (NULL: none). */
@@ -3486,6 +3509,7 @@ static void _churn_jobs(time_t now, churn_counts_t *c)
 				/* job_time_limit(): over its limit */
 				job_ptr->job_state = JOB_TIMEOUT;
 				job_ptr->end_time = now;
+				_churn_job_ended(job_ptr);
 				c->timeout++;
 			} else {
 				run[nrun++] = job_ptr;
@@ -3504,6 +3528,7 @@ static void _churn_jobs(time_t now, churn_counts_t *c)
 	for (i = 0; (i < n) && (job_ptr = _churn_take(run, &nrun)); i++) {
 		job_ptr->job_state = JOB_COMPLETE;
 		job_ptr->end_time = now;
+		_churn_job_ended(job_ptr);
 		c->end++;
 	}
 	n = _churn_count(churn_run_target, nrun);
