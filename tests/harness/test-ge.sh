@@ -116,24 +116,10 @@ if [ -f "$u" ] && [ "$(grep -c '^assoc ' "$u")" = 1 ] &&
 else
 	ko "example: usage file: $(tr '\n' ';' <"$u" 2>/dev/null)"
 fi
-# A running job that ends during a pass, after the pass charged it: job 6
-# (8 CPUs) ends 30 s after the pass's time, right after the pass's first
-# slice lets the job lock go. The share tree's usage is that of the job
-# ending 30 s after the pass: the pass's hour and 240 CPU-s (29040), not
-# the hour again (57600).
-for how in @mid+30 +30; do
-	conf "$tmp/end$how" "policy=gridengine,config=$ex"
-	run "$tmp/end$how" --last-ran $((now - 3600)) \
-		--state "$tmp/end$how/state" --end-job "6$how" ||
-		ko "--end-job 6$how: the harness exited $?"
-done
-if grep -q '^assoc [0-9]* 29040$' "$tmp/end@mid+30/state/priority_prism_ge_usage" &&
-	cmp -s "$tmp/end@mid+30/state/priority_prism_ge_usage" \
-		"$tmp/end+30/state/priority_prism_ge_usage"; then
-	ok "a job ending during a pass that charged it: charged from the pass's time (the share tree's usage as when it ends after)"
-else
-	ko "a job ending during a pass: $(grep -v '^#' "$tmp/end@mid+30/state/priority_prism_ge_usage" 2>&1 | tr '\n' ';')"
-fi
+# A running job that ends during a pass, after the pass charged it
+# (lib.sh): the share tree's usage is that of the job ending after the pass.
+policy_job_end "policy=gridengine,config=$ex" priority_prism_ge_usage \
+	'^assoc [0-9]* 29040$' "the share tree's usage"
 # nobody's usage: the share tree gives physics's jobs (bin, nobody) almost
 # nothing, grant1's jobs the tickets
 t1=$(pass_line "$tmp/ex" 1 | sed -n 's/.*tickets \([0-9.]*\) .*/\1/p')

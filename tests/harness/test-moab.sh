@@ -125,24 +125,10 @@ awk -v tmpout="$tmp/ex/out" '
 	ok "sprio columns add up to each job's priority ($(grep -c '^factors' "$tmp/ex/out") rows)" ||
 	{ ko "sprio columns do not add up"; cat "$tmp/sum.txt"; }
 
-# A running job that ends during a pass, after the pass charged it: job 6
-# (8 CPUs) ends 30 s after the pass's time, right after the pass's first
-# slice lets the job lock go. The account's usage is that of the job
-# ending 30 s after the pass: the pass's hour and 240 CPU-s (29040), not
-# the hour again (57600).
-for how in @mid+30 +30; do
-	conf "$tmp/end$how" "policy=moab,config=$ex"
-	run "$tmp/end$how" --last-ran $((now - 3600)) \
-		--state "$tmp/end$how/state" --end-job "6$how" ||
-		ko "--end-job 6$how: the harness exited $?"
-done
-if grep -q '^account physics 29040 ' "$tmp/end@mid+30/state/priority_prism_moab_usage" &&
-	cmp -s "$tmp/end@mid+30/state/priority_prism_moab_usage" \
-		"$tmp/end+30/state/priority_prism_moab_usage"; then
-	ok "a job ending during a pass that charged it: charged from the pass's time (the account's usage as when it ends after)"
-else
-	ko "a job ending during a pass: $(grep -v '^#' "$tmp/end@mid+30/state/priority_prism_moab_usage" 2>&1 | tr '\n' ';')"
-fi
+# A running job that ends during a pass, after the pass charged it
+# (lib.sh): the account's usage is that of the job ending after the pass.
+policy_job_end "policy=moab,config=$ex" priority_prism_moab_usage \
+	'^account physics 29040 ' "the account's usage"
 
 # ---- a job asking for several QOS (Slurm 24.11: sbatch --qos=a,b) -----
 # Each entry of its priority array is computed with that entry's QOS as
