@@ -21,7 +21,7 @@
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD] [--slurm-save] [--storm USEC]
- *                  [--handover SEC] [--end-job ID[@mid][+SEC]]
+ *                  [--handover SEC] [--end-job ID[@mid|@before][+SEC]]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -736,6 +736,8 @@ static struct {
 	char *churn_skip;	/* --churn-skip KINDS: event kinds left out */
 	uint32_t end_job;	/* --end-job ID (0: none) */
 	bool end_mid;		/* --end-job ID@mid: during the first pass */
+	bool end_before;	/* --end-job ID@before: the same, before the
+				 * pass's first job write lock */
 	long end_after;		/* --end-job ...+SEC: the clock moved first */
 } opt = {
 	.pass_mode = PASS_STATE,
@@ -1132,12 +1134,21 @@ static void _lock_abuse(const char *what, int inx)
 	_exit(EXIT_LOCKING);
 }
 
+static void _end_job(void);
+static bool end_job_done = false;	/* --end-job: the job was ended */
+
 extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 {
 	lock_level_t lv[CTLD_LOCK_CNT];
 	int i, rc = 0;
 
 	_lock_levels(&lock_levels, lv);
+	/* --end-job ID@before: the first time a plugin thread asks for the
+	 * job write lock in the passes (before taking any of it) */
+	if (opt.end_before && !_is_main() && (lv[1] == WRITE_LOCK) &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
+		_end_job();
 
 	slurm_mutex_lock(&ev_mutex);
 	ev_ctld_locks++;
@@ -1163,9 +1174,6 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 	if (lv[1] != NO_LOCK)
 		_bench_job_locked();
 }
-
-static void _end_job(void);
-static bool end_job_done = false;	/* --end-job: the job was ended */
 
 extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 {
@@ -4818,13 +4826,15 @@ static void _usage(FILE *fp)
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
 "                      modify account ACCOUNT set parent=PARENT (needs\n"
 "                      --passes 2 or more)\n"
-"  --end-job ID[@mid][+SEC]  end the running job ID as slurmctld does\n"
-"                      when a job completes with limits enforced (state\n"
-"                      COMPLETING, end time now, priority_g_job_end()\n"
-"                      under the job write lock): after the passes, before\n"
-"                      the report; with @mid, during the first pass, in\n"
-"                      the plugin thread right after it first lets the\n"
-"                      job write lock go (as an RPC between two slices);\n"
+"  --end-job ID[@mid|@before][+SEC]  end the running job ID as slurmctld\n"
+"                      does when a job completes with limits enforced\n"
+"                      (state COMPLETING, end time now,\n"
+"                      priority_g_job_end() under the job write lock):\n"
+"                      after the passes, before the report; with @mid,\n"
+"                      during the first pass, in the plugin thread right\n"
+"                      after it first lets the job write lock go (as an\n"
+"                      RPC between two slices); with @before, in the same\n"
+"                      thread right before it first asks for that lock;\n"
 "                      +SEC: the frozen clock moves SEC seconds forward\n"
 "                      first (and stays there)\n"
 "  --churn SEED        weeks of churn: between passes (--passes N, at\n"
@@ -5036,6 +5046,9 @@ static void _parse_args(int argc, char **argv)
 			if (!strncmp(end, "@mid", 4)) {
 				opt.end_mid = true;
 				end += 4;
+			} else if (!strncmp(end, "@before", 7)) {
+				opt.end_before = true;
+				end += 7;
 			}
 			if (*end == '+') {
 				opt.end_after = strtol(end + 1, &end, 10);
@@ -5044,7 +5057,7 @@ static void _parse_args(int argc, char **argv)
 			}
 			if (*end || !id || (id > UINT32_MAX) ||
 			    (opt.end_after < 0) || (opt.end_after > 86400))
-				_die("--end-job must be ID[@mid][+SEC], ID a job of the world, SEC 1 to 86400");
+				_die("--end-job must be ID[@mid|@before][+SEC], ID a job of the world, SEC 1 to 86400");
 			opt.end_job = id;
 			break;
 		}
@@ -5283,11 +5296,11 @@ int main(int argc, char **argv)
 		}
 		if (opt.end_job) {
 			_phase("end job");
-			if (!opt.end_mid)
+			if (!opt.end_mid && !opt.end_before)
 				_end_job();
 			else if (!__atomic_load_n(&end_job_done,
 						  __ATOMIC_RELAXED))
-				_die("--end-job %u@mid: no plugin thread let the job write lock go during the passes",
+				_die("--end-job %u: no plugin thread took and let go the job write lock during the passes",
 				     opt.end_job);
 		}
 	}

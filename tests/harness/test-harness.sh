@@ -188,6 +188,11 @@ done
 # underflow), so every association's and QOS's usage and run-seconds are
 # multifactor's when the job ends 30 s after its pass (--end-job 8+30;
 # multifactor holds the job lock from its charge to the end of its pass).
+# And a job that ends during a pass before the pass charged it (right
+# before the pass first asks for the job lock, --end-job 8@before+30) is
+# charged from the last pass's end, as multifactor when the job ends at
+# the same point of its pass (after its decay, before its charge): the
+# pass then passes it by.
 ended_usage() { # ended_usage NAME CONF PLUGIN ARGS...
 	n=$1 c=$2 p=$3
 	shift 3
@@ -216,12 +221,22 @@ for algo in fairtree classic; do
 		diff "$tmp/mf-$algo.usage" "$tmp/mid-$algo.usage" | head -8
 		grep underflow "$tmp/mid-$algo.err" | head -2
 	fi
+	ended_usage "mf-before-$algo" "$c" priority/multifactor --end-job 8@before+30
+	ended_usage "before-$algo" "$c" priority/prism --end-job 8@before+30
+	if cmp -s "$tmp/mf-before-$algo.usage" "$tmp/before-$algo.usage" &&
+		! cmp -s "$tmp/mid-$algo.usage" "$tmp/before-$algo.usage" &&
+		! grep -q underflow "$tmp/before-$algo.err"; then
+		ok "$algo: a job that ends during a pass before the pass charged it is charged from the last pass's end, as multifactor"
+	else
+		ko "$algo: a job ending during a pass before its charge: usage differs from multifactor's"
+		diff "$tmp/mf-before-$algo.usage" "$tmp/before-$algo.usage" | head -8
+	fi
 done
-for bad in 8+0 8@end 0 1; do
+for bad in 8+0 8@end 8@mid@before 0 1; do
 	if "$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
 		--now "$now" --end-job "$bad" >/dev/null 2>"$tmp/end.err"; then
 		ko "--end-job $bad was accepted"
-	elif grep -q -e 'must be ID\[@mid\]\[+SEC\]' -e 'not a running job' "$tmp/end.err"; then
+	elif grep -q -e 'must be ID\[@mid|@before\]\[+SEC\]' -e 'not a running job' "$tmp/end.err"; then
 		ok "--end-job $bad refused with the rule"
 	else
 		ko "--end-job $bad refused without the rule"
