@@ -1137,18 +1137,26 @@ static void _lock_abuse(const char *what, int inx)
 static void _end_job(void);
 static bool end_job_done = false;	/* --end-job: the job was ended */
 
+/*
+ * --end-job ID@mid or @before ('at'): a plugin thread takes ('lv') or lets
+ * go the job write lock in the passes: the first time, end the job (the
+ * plugin holds no lock of the controller's then).
+ */
+static void _end_job_at(bool at, const lock_level_t *lv)
+{
+	if (at && !_is_main() && (lv[1] == WRITE_LOCK) &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
+		_end_job();
+}
+
 extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 {
 	lock_level_t lv[CTLD_LOCK_CNT];
 	int i, rc = 0;
 
 	_lock_levels(&lock_levels, lv);
-	/* --end-job ID@before: the first time a plugin thread asks for the
-	 * job write lock in the passes (before taking any of it) */
-	if (opt.end_before && !_is_main() && (lv[1] == WRITE_LOCK) &&
-	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
-		_end_job();
+	_end_job_at(opt.end_before, lv);	/* before taking any of it */
 
 	slurm_mutex_lock(&ev_mutex);
 	ev_ctld_locks++;
@@ -1200,13 +1208,7 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 		slurm_cond_broadcast(&ev_cond);
 		slurm_mutex_unlock(&ev_mutex);
 	}
-	/* --end-job ID@mid: the first time a plugin thread lets the job
-	 * write lock go in the passes (the plugin holds no lock of the
-	 * controller's then) */
-	if (opt.end_mid && !_is_main() && (lv[1] == WRITE_LOCK) &&
-	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
-		_end_job();
+	_end_job_at(opt.end_mid, lv);
 }
 
 /* Declared in locks.h only without NDEBUG; provided for plugins that use
@@ -1638,6 +1640,18 @@ extern job_record_t *find_job_record(uint32_t job_id)
 	return NULL;
 }
 
+/* --end-job's job, which must be running (caller holds the job lock, or
+ * the passes have not begun). */
+static job_record_t *_end_job_record(void)
+{
+	job_record_t *job_ptr = find_job_record(opt.end_job);
+
+	if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+		_die("--end-job: job %u is not a running job of the world",
+		     opt.end_job);
+	return job_ptr;
+}
+
 /*
  * --end-job: end the job as job_complete() and job_completion_logger() do
  * when AccountingStorageEnforce has limits (acct_policy_job_fini() calls
@@ -1653,25 +1667,13 @@ static void _end_job(void)
 		__atomic_add_fetch(&_frozen_now, opt.end_after,
 				   __ATOMIC_RELAXED);
 	lock_slurmctld(job_write);
-	job_ptr = find_job_record(opt.end_job);
-	if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
-		_die("--end-job: job %u is not running", opt.end_job);
+	job_ptr = _end_job_record();
 	job_ptr->job_state = JOB_COMPLETE | JOB_COMPLETING;
 	job_ptr->end_time = time(NULL);
 	priority_g_job_end(job_ptr);
 	unlock_slurmctld(job_write);
 	info("--end-job: job %u ended %s", opt.end_job,
 	     _is_main() ? "after the passes" : "during the first pass");
-}
-
-/* --end-job's job must be running when the passes begin. */
-static void _end_job_check(void)
-{
-	job_record_t *job_ptr = find_job_record(opt.end_job);
-
-	if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
-		_die("--end-job: job %u is not a running job of the world",
-		     opt.end_job);
 }
 
 extern bool validate_operator(uid_t uid)
@@ -5271,7 +5273,7 @@ int main(int argc, char **argv)
 	_phase("thread start and recover");
 	_plugin_jobs_loaded(&lowest_prio, highest_loaded_prio);
 	if (opt.end_job)
-		_end_job_check();
+		(void) _end_job_record();	/* running when the passes begin */
 
 	/*
 	 * With --pass none the gate stays closed through the report, so it

@@ -203,6 +203,19 @@ ended_usage() { # ended_usage NAME CONF PLUGIN ARGS...
 		>"$tmp/$n.usage"
 	[ -s "$tmp/$n.usage" ] || { ko "no usage rows with $p $*"; head -5 "$tmp/$n.err"; }
 }
+# ended_check GOT REF OTHER WHAT: GOT's usage equals REF's and differs
+# from OTHER's, and GOT logged no underflow
+ended_check() {
+	if cmp -s "$tmp/$2.usage" "$tmp/$1.usage" &&
+		! cmp -s "$tmp/$3.usage" "$tmp/$1.usage" &&
+		! grep -q underflow "$tmp/$1.err"; then
+		ok "$4"
+	else
+		ko "$4: not so (usage differs from $2's, or equals $3's, or an underflow)"
+		diff "$tmp/$2.usage" "$tmp/$1.usage" | head -8
+		grep underflow "$tmp/$1.err" | head -2
+	fi
+}
 { cat "$top_srcdir/tests/harness/basic.conf"
   echo AccountingStorageEnforce=limits; } >"$tmp/limits.conf"
 { cat "$tmp/limits.conf"; echo PriorityFlags=NO_FAIR_TREE; } >"$tmp/classic.conf"
@@ -212,25 +225,12 @@ for algo in fairtree classic; do
 	ended_usage "mf-$algo" "$c" priority/multifactor --end-job 8+30
 	ended_usage "mid-$algo" "$c" priority/prism --end-job 8@mid+30
 	ended_usage "none-$algo" "$c" priority/prism
-	if cmp -s "$tmp/mf-$algo.usage" "$tmp/mid-$algo.usage" &&
-		! cmp -s "$tmp/none-$algo.usage" "$tmp/mid-$algo.usage" &&
-		! grep -q underflow "$tmp/mid-$algo.err"; then
-		ok "$algo: a job that ends during a pass the pass charged is charged from the pass's time, as multifactor after its pass"
-	else
-		ko "$algo: a job ending during a pass: usage differs from multifactor's (or the end charged nothing, or released too much)"
-		diff "$tmp/mf-$algo.usage" "$tmp/mid-$algo.usage" | head -8
-		grep underflow "$tmp/mid-$algo.err" | head -2
-	fi
+	ended_check "mid-$algo" "mf-$algo" "none-$algo" \
+		"$algo: a job that ends during a pass the pass charged is charged from the pass's time, as multifactor after its pass"
 	ended_usage "mf-before-$algo" "$c" priority/multifactor --end-job 8@before+30
 	ended_usage "before-$algo" "$c" priority/prism --end-job 8@before+30
-	if cmp -s "$tmp/mf-before-$algo.usage" "$tmp/before-$algo.usage" &&
-		! cmp -s "$tmp/mid-$algo.usage" "$tmp/before-$algo.usage" &&
-		! grep -q underflow "$tmp/before-$algo.err"; then
-		ok "$algo: a job that ends during a pass before the pass charged it is charged from the last pass's end, as multifactor"
-	else
-		ko "$algo: a job ending during a pass before its charge: usage differs from multifactor's"
-		diff "$tmp/mf-before-$algo.usage" "$tmp/before-$algo.usage" | head -8
-	fi
+	ended_check "before-$algo" "mf-before-$algo" "mid-$algo" \
+		"$algo: a job that ends during a pass before the pass charged it is charged from the last pass's end, as multifactor"
 done
 for bad in 8+0 8@end 8@mid@before 0 1; do
 	if "$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
