@@ -227,6 +227,15 @@ else
     die "the primary was not killed"
 fi
 
+# The primary did not start again: why, from its log and the backup's (a
+# release's cluster runs in an overlay that goes with the run), then stop.
+primary_failed() {
+    log_tail "$LOG1" 40
+    log_tail "$DIR/log/slurmctld.stdout" 20
+    log_tail "$LOG2" 40
+    die "the primary did not start again"
+}
+
 # ---------------------------------------------------------------- (c)
 root0=$(raw root physics)
 games0=$(raw games chem)
@@ -236,7 +245,7 @@ line1=$(wc -l <"$LOG1")
 line2=$(wc -l <"$LOG2")
 mark1=$(primaries "$LOG1")
 log "(c) the old primary comes back"
-start_slurmctld "$DIR" "" 1 || die "the primary did not start again"
+start_slurmctld "$DIR" "" 1 || primary_failed
 wait_for "$LIMIT_DAEMON" "the primary taking control back" in_control 1 "$mark1" ||
     die "the primary did not take control back"
 gave=$(tail -n +"$line2" "$LOG2" | grep -c 'REQUEST_CONTROL' || true)
@@ -301,7 +310,7 @@ if recorded_pid "$DIR" slurmctld >/dev/null; then
     stop_recorded "$DIR" slurmctld 30 || die "the primary did not stop"
 fi
 log "(e) the primary comes back"
-start_slurmctld "$DIR" "" 1 || die "the primary did not start again"
+start_slurmctld "$DIR" "" 1 || primary_failed
 wait_for "$LIMIT_DAEMON" "the primary taking control back" in_control 1 "$mark1" ||
     die "the primary did not take control back"
 after=$(wait_pass "after the primary's second return") || after=
