@@ -579,6 +579,16 @@ static void _pass(void)
 	slurm_mutex_unlock(&last_lock);
 	prism_conf_get(&pass.p.conf);
 	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
+	/*
+	 * slurmctld saves its usage every 5 minutes whatever a pass is doing:
+	 * a save made between two of this pass's slices holds its decay and
+	 * some of its charges. The mark says, should the controller stop
+	 * before this pass's snapshot and state are written, that such a
+	 * save is not to be gone on from (usage_snap.c); it is on disk
+	 * before any usage changes.
+	 */
+	if (pass.with_dbd && pass.p.decayed)
+		(void) prism_state_begun_save(pass.p.now);
 	pass.inst = prism_policy_get();
 	after_fs = prism_policy_after_fs(pass.inst, &pass.p);
 	began = prism_policy_pass_begin(pass.inst, &pass.p);

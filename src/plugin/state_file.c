@@ -29,6 +29,8 @@
  * usage reset. */
 #define MF_STATE_NAME "priority_last_decay_ran"
 #define STATE_MAX 4096
+/* the pass-begun mark (prism_state_begun_save()) */
+#define BEGUN_NAME "priority_prism_begun"
 
 static char *_path(const char *name, const char *suffix)
 {
@@ -426,4 +428,45 @@ extern int prism_state_load(prism_state_t *st)
 		info("%s: no saved state, starting fresh", PRISM_PLUGIN_TYPE);
 	}
 	return SLURM_SUCCESS;
+}
+
+extern int prism_state_begun_save(time_t begun)
+{
+	char buf[128];
+	prism_error_t err = { "" };
+	int len = prism_begun_format(begun, buf, sizeof(buf), &err);
+
+	if (len < 0) {
+		error("%s: cannot format the pass-begun mark: %s",
+		      PRISM_PLUGIN_TYPE, err.text);
+		return SLURM_ERROR;
+	}
+	return prism_state_file_write_own(BEGUN_NAME, buf, len);
+}
+
+extern int64_t prism_state_begun_take(void)
+{
+	prism_error_t err = { "" };
+	char *buf = NULL, *path;
+	size_t len = 0;
+	int64_t begun = 0;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null") ||
+	    !prism_state_file_read(BEGUN_NAME, &buf, &len))
+		return 0;
+	if (prism_begun_parse(buf, len, &begun, &err)) {
+		error("%s: pass-begun mark %s is damaged (%s); ignored",
+		      PRISM_PLUGIN_TYPE, BEGUN_NAME, err.text);
+		begun = 0;
+	}
+	xfree(buf);
+	/* what it says is settled now: a later save of slurmctld's usage
+	 * holds what this start put back */
+	path = _path(BEGUN_NAME, "");
+	if (unlink(path) && (errno != ENOENT))
+		error("%s: cannot remove %s: %m", PRISM_PLUGIN_TYPE, path);
+	else
+		_sync_dir();
+	xfree(path);
+	return begun;
 }

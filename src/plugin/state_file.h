@@ -60,4 +60,22 @@ extern void prism_state_file_start(void);
  */
 extern bool prism_state_file_read(const char *name, char **buf, size_t *len);
 
+/*
+ * The pass-begun mark (StateSaveLocation/priority_prism_begun): the time
+ * of a pass that charges usage, written as prism_state_file_write_own()
+ * does (atomically, flushed) as it begins, before it changes any usage,
+ * so that a save of slurmctld's own usage made during a pass the
+ * controller never finished is recognised at start (prism_usnap_decide()).
+ * Returns as prism_state_file_write().
+ */
+extern int prism_state_begun_save(time_t begun);
+
+/*
+ * At start: the time the pass-begun mark holds (0 when there is none; a
+ * damaged one, or one of a later format, is logged and taken as none),
+ * and the mark removed: the usage loaded is settled by then, and a later
+ * save of slurmctld's holds it.
+ */
+extern int64_t prism_state_begun_take(void);
+
 #endif /* PRISM_STATE_FILE_H */

@@ -37,7 +37,12 @@
  *  state (a later pass whose snapshot failed, or multifactor ran since)
  *  is stale and ignored. Its usage replaces what slurmctld loaded only
  *  when slurmctld's usage file was not saved after the snapshot was taken
- *  (a later save holds the same pass and the job ends charged since).
+ *  (a later save holds the same pass and the job ends charged since), or
+ *  when that save was made during a pass that never ended: slurmctld
+ *  saves every 5 minutes whatever a pass is doing, and between two of its
+ *  slices the save holds the pass's decay and some of its charges. A pass
+ *  marks when it begins (state_file.h: the pass-begun mark), before it
+ *  changes any usage, so such a save is recognised (prism_usnap_decide()).
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -622,12 +627,13 @@ extern int prism_usage_snap_load(prism_state_t *st)
 	prism_error_t err = { "" };
 	char *buf = NULL;
 	size_t len = 0;
-	int64_t saved;
+	int64_t saved, begun;
 	int rc = SLURM_SUCCESS;
 
 	if (!slurm_with_slurmdbd() ||
 	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return SLURM_SUCCESS;
+	begun = prism_state_begun_take();
 	if (!prism_state_file_read(SNAP_NAME, &buf, &len))
 		return SLURM_SUCCESS;
 	if ((rc = prism_usnap_parse(buf, len, &h, &err)) ==
@@ -645,13 +651,16 @@ extern int prism_usage_snap_load(prism_state_t *st)
 		goto done;
 	}
 	saved = _slurm_saved(h.taken);
-	use = prism_usnap_decide(&h, st->last_recalc, saved);
+	use = prism_usnap_decide(&h, st->last_recalc, saved, begun);
 	if (use.adopt_times) {
 		info("%s: usage snapshot of the pass at %" PRId64 " is newer than the state's %" PRId64 " (killed in between): continuing from that pass",
 		     plugin, h.last_recalc, (int64_t) st->last_recalc);
 		st->last_recalc = h.last_recalc;
 		st->last_reset = h.last_reset;
 	}
+	if (use.apply && (saved > h.taken))
+		info("%s: slurmctld saved its usage at %" PRId64 ", during the pass begun at %" PRId64 ", which did not end (the controller stopped in it): that save may hold some of the pass's decay and charges, so the usage snapshot of the pass at %" PRId64 " is put back instead (job ends charged since that pass are lost, nothing is charged twice)",
+		     plugin, saved, begun, h.last_recalc);
 	if (use.apply)
 		_apply(buf, &h);
 	else

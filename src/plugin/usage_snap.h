@@ -48,10 +48,11 @@ extern void prism_usage_snap_stage_put(const slurmdb_assoc_rec_t *assoc);
 extern void prism_usage_snap_stage_done(bool all);
 
 /*
- * At start, after prism_state_load() into 'st': read the snapshot; put
- * its usage into the association and QOS records when it is newer than
- * slurmctld's own usage file, and take its times into 'st' when its pass
- * is newer than st->last_recalc. A damaged snapshot is reported and
+ * At start, after prism_state_load() into 'st': read the snapshot (and
+ * take the pass-begun mark); put its usage into the association and QOS
+ * records when it is newer than slurmctld's own usage file or that file
+ * was saved during a pass that never ended, and take its times into 'st'
+ * when its pass is newer than st->last_recalc. A damaged snapshot is reported and
  * ignored. Returns SLURM_ERROR (logged) for a snapshot of a later format
  * than this Prism reads: not read, and the plugin must not start.
  * Takes the assoc_mgr write locks.

@@ -20,7 +20,8 @@
  *                  [--last-ran EPOCH] [--digits N]
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
- *                  [--at-pass N:CMD] [--slurm-save] [--storm USEC]
+ *                  [--at-pass N:CMD] [--slurm-save] [--slurm-load]
+ *                  [--save-mid CMD] [--storm USEC]
  *                  [--handover SEC] [--end-job ID[@mid|@before][+SEC]]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
@@ -726,6 +727,9 @@ static struct {
 	} at[4];
 	int n_at;
 	bool slurm_save;	/* --slurm-save: slurmctld's usage files */
+	bool slurm_load;	/* --slurm-load: and at start, read them */
+	char *mid_cmd;		/* --save-mid CMD: save them in a pass, and
+				 * run CMD */
 	long storm_usec;	/* --storm USEC: a reader's hold (0: none) */
 	long handover;		/* --handover SEC (-1: none) */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
@@ -1136,17 +1140,43 @@ static void _lock_abuse(const char *what, int inx)
 
 static void _end_job(void);
 static bool end_job_done = false;	/* --end-job: the job was ended */
+static bool save_mid_done = false;	/* --save-mid: done */
+
+/* The first time a plugin thread takes ('lv') or lets go the job write
+ * lock in the passes (the plugin holds no lock of the controller's then):
+ * true once, to the thread that should act. */
+static bool _first_in_pass(bool *done, const lock_level_t *lv)
+{
+	return !_is_main() && (lv[1] == WRITE_LOCK) &&
+	       __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	       !__atomic_exchange_n(done, true, __ATOMIC_RELAXED);
+}
 
 /*
- * --end-job ID@mid or @before ('at'): a plugin thread takes ('lv') or lets
- * go the job write lock in the passes: the first time, end the job (the
- * plugin holds no lock of the controller's then).
+ * --save-mid CMD: right after a plugin thread first lets the job write
+ * lock go in a pass (between two slices), save slurmctld's usage files as
+ * its save every 5 minutes may then (dump_assoc_mgr_state(), under
+ * assoc_mgr's read locks), and run CMD there: a copy of the state
+ * directory it makes holds what a controller killed at that moment leaves
+ * on disk. The run then goes on.
  */
+static void _save_mid_at(const lock_level_t *lv)
+{
+	int rc;
+
+	if (!opt.mid_cmd || !_first_in_pass(&save_mid_done, lv))
+		return;
+	if (dump_assoc_mgr_state() != SLURM_SUCCESS)
+		_die("--save-mid: dump_assoc_mgr_state() failed");
+	info("--save-mid: slurmctld's usage saved at %ld, in the pass",
+	     (long) time(NULL));
+	if ((rc = system(opt.mid_cmd)))
+		_die("--save-mid: '%s' failed (status %d)", opt.mid_cmd, rc);
+}
+
 static void _end_job_at(bool at, const lock_level_t *lv)
 {
-	if (at && !_is_main() && (lv[1] == WRITE_LOCK) &&
-	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&end_job_done, true, __ATOMIC_RELAXED))
+	if (at && _first_in_pass(&end_job_done, lv))
 		_end_job();
 }
 
@@ -1209,6 +1239,7 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 		slurm_mutex_unlock(&ev_mutex);
 	}
 	_end_job_at(opt.end_mid, lv);
+	_save_mid_at(lv);
 }
 
 /* Declared in locks.h only without NDEBUG; provided for plugins that use
@@ -2693,6 +2724,47 @@ static void _build_assoc_mgr(void)
 	if (!assoc_mgr_root_assoc || (assoc_mgr_root_assoc != root->rec))
 		_die("assoc_mgr did not accept the association tree");
 	assoc_mgr_unlock(&locks);
+}
+
+/* list_for_each() on assoc_mgr's associations: no usage (--slurm-load) */
+static int _zero_assoc_usage(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *assoc = x;
+	slurmdb_assoc_usage_t *u[2] = { assoc->usage, assoc->leaf_usage };
+
+	for (int i = 0; i < 2; i++) {
+		if (!u[i])
+			continue;
+		u[i]->usage_raw = 0;
+		u[i]->grp_used_wall = 0;
+		for (uint32_t t = 0; t < g_tres_count; t++)
+			u[i]->usage_tres_raw[t] = 0;
+	}
+	return 0;
+}
+
+/*
+ * --slurm-load: slurmctld's usage files in the state directory put into
+ * the associations and QOS as slurmctld does at start, in place of the
+ * world's usage (load_assoc_usage() sets each association's own usage and
+ * adds it up the tree; load_qos_usage() sets each QOS's).
+ */
+static void _slurm_load(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	char *path = xstrdup_printf("%s/assoc_usage", state_dir);
+
+	if (access(path, R_OK))
+		_die("--slurm-load: cannot read %s: %s", path,
+		     strerror(errno));
+	xfree(path);
+	assoc_mgr_lock(&locks);
+	list_for_each(assoc_mgr_assoc_list, _zero_assoc_usage, NULL);
+	assoc_mgr_unlock(&locks);
+	if ((load_assoc_usage() != SLURM_SUCCESS) ||
+	    (load_qos_usage() != SLURM_SUCCESS))
+		_die("--slurm-load: slurmctld's usage files in %s cannot be loaded",
+		     state_dir);
 }
 
 /* Is the account association 'a' in the tree (no detached one on its way
@@ -4814,6 +4886,19 @@ static void _usage(FILE *fp)
 "                      --state DIR with assoc_mgr's dump, as slurmctld\n"
 "                      does every 5 minutes and at shutdown (its header\n"
 "                      has the frozen now)\n"
+"  --slurm-load        before the plugin starts, put slurmctld's usage\n"
+"                      files of --state DIR (assoc_usage, qos_usage) into\n"
+"                      the associations and QOS in place of the world's\n"
+"                      usage, as slurmctld does at start\n"
+"                      (load_assoc_usage(), load_qos_usage())\n"
+"  --save-mid CMD      during the first pass, in the plugin thread right\n"
+"                      after it first lets the job write lock go (between\n"
+"                      two slices): save slurmctld's usage files as\n"
+"                      --slurm-save does (its save every 5 minutes may\n"
+"                      come then), then run the shell command CMD (a copy\n"
+"                      of --state DIR made there is what a controller\n"
+"                      killed at that moment leaves); its failure ends\n"
+"                      the run\n"
 "  --storm USEC        while the passes run, a thread of the harness\n"
 "                      takes the job read lock, holds it USEC\n"
 "                      microseconds and asks for it again at once, as\n"
@@ -4885,6 +4970,8 @@ static void _parse_args(int argc, char **argv)
 		{ "move", required_argument, NULL, 'M' },
 		{ "at-pass", required_argument, NULL, 'T' },
 		{ "slurm-save", no_argument, NULL, 'S' },
+		{ "slurm-load", no_argument, NULL, 'U' },
+		{ "save-mid", required_argument, NULL, 'Q' },
 		{ "storm", required_argument, NULL, 'W' },
 		{ "handover", required_argument, NULL, 'H' },
 		{ "churn", required_argument, NULL, 'X' },
@@ -4915,6 +5002,12 @@ static void _parse_args(int argc, char **argv)
 			break;
 		case 'S':
 			opt.slurm_save = true;
+			break;
+		case 'U':
+			opt.slurm_load = true;
+			break;
+		case 'Q':
+			opt.mid_cmd = optarg;
 			break;
 		case 'W':
 			errno = 0;
@@ -5095,6 +5188,11 @@ static void _parse_args(int argc, char **argv)
 	if (opt.end_job && ((opt.pass_mode != PASS_STATE) || opt.churn_seed ||
 			    opt.bench_file || (opt.end_after && opt.real_clock)))
 		_die("--end-job needs --pass state, no --churn or --bench, and with +SEC no --real-clock");
+	if (opt.mid_cmd && ((opt.pass_mode != PASS_STATE) ||
+			    opt.churn_seed || opt.bench_file || !opt.state_dir))
+		_die("--save-mid needs --pass state and --state, and no --churn or --bench");
+	if (opt.slurm_load && !opt.state_dir)
+		_die("--slurm-load needs --state");
 	if (opt.churn_seed) {
 		int i;
 
@@ -5238,6 +5336,8 @@ int main(int argc, char **argv)
 	_phase("build");
 	job_list = list_create(_free_job_record);
 	_build_assoc_mgr();
+	if (opt.slurm_load)
+		_slurm_load();
 	_build_parts();
 	_bench_put("plugin", "%s", slurm_conf.priority_type);
 	_bench_put("priority_flags", "%u", slurm_conf.priority_flags);

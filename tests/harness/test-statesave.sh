@@ -12,9 +12,9 @@
 #  - the passes go on: every job's priority and sprio row equal those of
 #    the same run without the fault, and those of priority/multifactor
 #    under the same fault;
-#  - each of Prism's files (state, usage snapshot, the copy of the policy
-#    in force) logs one error when its saves start failing and one line
-#    when a save works again: not one per pass;
+#  - each of Prism's files (state, usage snapshot, pass-begun mark, the
+#    copy of the policy in force) logs one error when its saves start
+#    failing and one line when a save works again: not one per pass;
 #  - afterwards every file is whole and the same as the run without the
 #    fault wrote (the copy of the policy, saved at start, is written again
 #    at the first pass that can), and no .new is left;
@@ -37,7 +37,7 @@ fi
 pass=0
 fail=0
 now=1800000000
-files="priority_prism_state priority_prism_usage priority_prism_policy"
+files="priority_prism_state priority_prism_usage priority_prism_policy priority_prism_begun"
 
 ok() { echo "PASS: $*"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -174,7 +174,7 @@ else
 				echo 1 >"$tmp/$name.rc"
 		done
 		rows "$tmp/$c.out" >"$tmp/$c.rows"
-		files="priority_prism_state priority_prism_usage" check "$c" "$tmp/$c"
+		files="priority_prism_state priority_prism_usage priority_prism_begun" check "$c" "$tmp/$c"
 	done
 fi
 

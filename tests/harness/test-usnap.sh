@@ -17,7 +17,10 @@
 #  - killed between the snapshot and the state file (the state file of the
 #    pass before put back): the next pass charges what a controller that
 #    was not killed charges (nothing twice), and without the snapshot's
-#    times it would not.
+#    times it would not;
+#  - killed in a pass after slurmctld saved its own usage in it: the
+#    restart sets that save aside for the snapshot (the pass-begun mark),
+#    and charges as if killed before the pass (nothing twice).
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "${top_srcdir:-.}/tests/harness/lib.sh"
@@ -25,16 +28,19 @@ W="$top_srcdir/tests/harness/worlds/basic.world"
 C="$top_srcdir/tests/harness/basic.conf"
 now=1800000000
 
-# run NAME STATEDIR NOW [OPTIONS...]: report into $tmp/NAME.out
+# run NAME STATEDIR NOW [OPTIONS...]: report into $tmp/NAME.out; the
+# harness must exit $RC (0 unless set)
 run() {
 	n=$1 s=$2 t=$3
 	shift 3
 	mkdir -p "$s"
-	if ! "$H" --conf "$C" --world "$W" --plugin priority/prism \
+	rc=0
+	"$H" --conf "$C" --world "$W" --plugin priority/prism \
 		--now "$t" --plugindir "$prism_dir:$slurm_dir" --timeout 60 \
 		--digits 15 --state "$s" --keep-state -v "$@" \
-		>"$tmp/$n.out" 2>"$tmp/$n.err"; then
-		ko "run $n exited $?"
+		>"$tmp/$n.out" 2>"$tmp/$n.err" || rc=$?
+	if [ "$rc" -ne "${RC:-0}" ]; then
+		ko "run $n exited $rc"
 		tail -20 "$tmp/$n.err"
 	fi
 }
@@ -286,6 +292,46 @@ else
 	grep -i snapshot "$tmp/k3.err"
 	usage "$tmp/c3.out" | diff "$tmp/k3.usage" - | head
 fi
+
+# ---- killed in a pass, after slurmctld saved its usage in it -----------
+# slurmctld saves its usage every 5 minutes, whatever a pass is doing. m:
+# passes at now, then at now+600 killed right after its first slice, once
+# slurmctld saved its usage there (--save-mid copies the files then:
+# usage decayed, jobs charged, the state and snapshot still of now); the
+# restart loads that save as slurmctld does (--slurm-load). c: the same, killed before the pass at
+# now+600 began. The next pass (now+660) must charge the same in both:
+# the pass-begun mark sets the save made in the pass aside for the
+# snapshot of the pass before (nothing decayed or charged twice; the job
+# ends since that pass would be lost). Without the mark (an earlier
+# Prism's files) the save is gone on from, and it would not.
+{ cat "$C"; echo "PriorityFlags=NO_FAIR_TREE"; } >"$tmp/classic.conf"
+for algo in fairtree classic; do
+	conf=$C
+	[ "$algo" = classic ] && conf=$tmp/classic.conf
+	m=$tmp/mid-$algo
+	run "$algo-m1" "$m" "$now" --conf "$conf" --last-ran $((now - 3600))
+	cp -r "$m" "$m-c"
+	run "$algo-m2" "$m" $((now + 600)) --conf "$conf" \
+		--save-mid "cp -r $m $m-k"
+	cp -r "$m-k" "$m-nomark"
+	rm -f "$m-nomark/priority_prism_begun"
+	run "$algo-m3" "$m-k" $((now + 660)) --conf "$conf" --slurm-load
+	run "$algo-c3" "$m-c" $((now + 660)) --conf "$conf"
+	run "$algo-n3" "$m-nomark" $((now + 660)) --conf "$conf" --slurm-load
+	usage "$tmp/$algo-m3.out" >"$tmp/$algo-m3.usage"
+	if grep -q "slurmctld saved its usage at $((now + 600)), during the pass begun at $((now + 600)), which did not end" \
+		"$tmp/$algo-m3.err" && [ -s "$tmp/$algo-m3.usage" ] &&
+		grep -q "^begun $((now + 660))\$" "$m-k/priority_prism_begun" &&
+		usage "$tmp/$algo-c3.out" | cmp -s - "$tmp/$algo-m3.usage" &&
+		! usage "$tmp/$algo-n3.out" | cmp -s - "$tmp/$algo-m3.usage"
+	then
+		ok "$algo: killed in a pass after slurmctld saved its usage in it: the next pass charges as if killed before that pass"
+	else
+		ko "$algo: killed in a pass after slurmctld saved its usage in it"
+		grep -i "snapshot\|usage file\|begun\|save-mid" "$tmp/$algo-m2.err" "$tmp/$algo-m3.err"
+		usage "$tmp/$algo-c3.out" | diff "$tmp/$algo-m3.usage" - | head
+	fi
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

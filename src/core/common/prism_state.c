@@ -7,7 +7,10 @@
  *      last_reset EPOCH
  *      checksum HEX
  *  where HEX is the 32-bit FNV-1a hash of everything before the checksum
- *  line.
+ *  line. The pass-begun mark is the same kind of text:
+ *      prism-pass-begun VERSION
+ *      begun EPOCH
+ *      checksum HEX
  *
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
@@ -32,15 +35,23 @@ extern uint32_t prism_state_checksum(const char *buf, size_t len)
 	return h;
 }
 
-extern int prism_state_format(const prism_state_t *st, char *buf,
-			      size_t size, prism_error_t *err)
+/*
+ * The texts of this module: "HEAD VERSION", one "NAME VALUE" line per
+ * field (decimal), "checksum HEX" over everything before it.
+ */
+static int _format(const char *head, int version, const char *const *names,
+		   const int64_t *vals, int n, char *buf, size_t size,
+		   prism_error_t *err)
 {
-	int body, all;
+	int body, all, w;
 
-	body = snprintf(buf, size,
-			"prism-state %d\nlast_recalc %" PRId64
-			"\nlast_reset %" PRId64 "\n",
-			PRISM_STATE_VERSION, st->last_recalc, st->last_reset);
+	body = snprintf(buf, size, "%s %d\n", head, version);
+	for (int i = 0; (i < n) && (body >= 0) && ((size_t) body < size);
+	     i++) {
+		w = snprintf(buf + body, size - body, "%s %" PRId64 "\n",
+			     names[i], vals[i]);
+		body = w < 0 ? -1 : body + w;
+	}
 	if (body < 0 || (size_t) body >= size)
 		goto too_small;
 	all = snprintf(buf + body, size - body, "checksum %08" PRIx32 "\n",
@@ -54,24 +65,28 @@ too_small:
 	return -1;
 }
 
-extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
-			     prism_error_t *err)
+/* Read a text of _format() into vals (left untouched on failure); 'what'
+ * names it in errors. Returns 0, -1 or PRISM_FORMAT_NEWER (err set). */
+static int _parse(const char *buf, size_t len, const char *head,
+		  const char *what, int version, const char *const *names,
+		  int64_t *vals, int n, prism_error_t *err)
 {
 	size_t pos = 0, body;
-	int64_t version, recalc, reset, sum;
+	int64_t got, v[4], sum;
 
 	if (!len) {
-		prism_error_set(err, "empty state");
+		prism_error_set(err, "empty %s", what);
 		return -1;
 	}
-	if (prism_format_read_field(buf, len, &pos, "prism-state", 10, &version, err))
+	if (prism_format_read_field(buf, len, &pos, head, 10, &got, err))
 		return -1;
-	if (prism_format_check("state", version, PRISM_STATE_VERSION,
-			       PRISM_STATE_VERSION, err))
-		return version > PRISM_STATE_VERSION ? PRISM_FORMAT_NEWER : -1;
-	if (prism_format_read_field(buf, len, &pos, "last_recalc", 10, &recalc, err) ||
-	    prism_format_read_field(buf, len, &pos, "last_reset", 10, &reset, err))
-		return -1;
+	if (prism_format_check(what, got, version, version, err))
+		return got > version ? PRISM_FORMAT_NEWER : -1;
+	for (int i = 0; i < n; i++) {
+		if (prism_format_read_field(buf, len, &pos, names[i], 10,
+					    &v[i], err))
+			return -1;
+	}
 	body = pos;
 	if (prism_format_read_field(buf, len, &pos, "checksum", 16, &sum, err))
 		return -1;
@@ -84,7 +99,47 @@ extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
 		prism_error_set(err, "checksum mismatch");
 		return -1;
 	}
-	st->last_recalc = recalc;
-	st->last_reset = reset;
+	for (int i = 0; i < n; i++)
+		vals[i] = v[i];
 	return 0;
+}
+
+static const char *const state_names[] = { "last_recalc", "last_reset" };
+static const char *const begun_names[] = { "begun" };
+
+extern int prism_state_format(const prism_state_t *st, char *buf,
+			      size_t size, prism_error_t *err)
+{
+	int64_t vals[] = { st->last_recalc, st->last_reset };
+
+	return _format("prism-state", PRISM_STATE_VERSION, state_names, vals,
+		       2, buf, size, err);
+}
+
+extern int prism_state_parse(const char *buf, size_t len, prism_state_t *st,
+			     prism_error_t *err)
+{
+	int64_t vals[2];
+	int rc = _parse(buf, len, "prism-state", "state", PRISM_STATE_VERSION,
+			state_names, vals, 2, err);
+
+	if (!rc) {
+		st->last_recalc = vals[0];
+		st->last_reset = vals[1];
+	}
+	return rc;
+}
+
+extern int prism_begun_format(int64_t begun, char *buf, size_t size,
+			      prism_error_t *err)
+{
+	return _format("prism-pass-begun", PRISM_BEGUN_VERSION, begun_names,
+		       &begun, 1, buf, size, err);
+}
+
+extern int prism_begun_parse(const char *buf, size_t len, int64_t *begun,
+			     prism_error_t *err)
+{
+	return _parse(buf, len, "prism-pass-begun", "pass-begun mark",
+		      PRISM_BEGUN_VERSION, begun_names, begun, 1, err);
 }

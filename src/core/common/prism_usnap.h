@@ -120,9 +120,10 @@ typedef struct {
 
 /*
  * Decide for the snapshot 'h' given the state loaded ('last_recalc': the
- * newer of Prism's and multifactor's state files) and the time in the
+ * newer of Prism's and multifactor's state files), the time in the
  * header of slurmctld's own usage file ('slurm_saved', 0 when there is
- * none):
+ * none) and the pass-begun mark ('begun': the time of the last pass that
+ * began, 0 when there is none):
  *   - a snapshot of a pass older than last_recalc is stale (a later pass
  *     ran, by this plugin or another): neither;
  *   - else its times are adopted when its pass is newer than last_recalc
@@ -131,10 +132,19 @@ typedef struct {
  *     charge that pass twice);
  *   - and its usage is applied unless slurmctld saved its own usage
  *     strictly after the snapshot was taken (that save holds everything
- *     the snapshot holds, and job ends charged since).
+ *     the snapshot holds, and job ends charged since);
+ *   - but it is applied whenever slurmctld's save was made after a pass
+ *     began that never ended (begun newer than the snapshot's pass, the
+ *     save not older than begun): that save may hold the pass's decay and
+ *     some of its charges, which the next pass, going on from the
+ *     snapshot's pass, would make again. The snapshot loses the job ends
+ *     charged between its pass and the kill (at most a pass's worth);
+ *     that save would have charged a pass twice. A save in the second the
+ *     pass began is taken as made in it.
  */
 extern prism_usnap_use_t prism_usnap_decide(const prism_usnap_head_t *h,
 					    int64_t last_recalc,
-					    int64_t slurm_saved);
+					    int64_t slurm_saved,
+					    int64_t begun);
 
 #endif /* PRISM_USNAP_H */

@@ -108,6 +108,37 @@ START_TEST(test_long_line)
 }
 END_TEST
 
+/* The pass-begun mark: round trip, its own head, damage recognised. */
+START_TEST(test_begun)
+{
+	prism_error_t err = { "" };
+	prism_state_t st = { .last_recalc = 1763700000, .last_reset = 1 };
+	int64_t begun = -5;
+	char buf[128], other[128];
+	int len = prism_begun_format(1763700300, buf, sizeof(buf), &err);
+	int olen = prism_state_format(&st, other, sizeof(other), &err);
+
+	ck_assert_int_gt(len, 0);
+	ck_assert(!strncmp(buf, "prism-pass-begun 1\nbegun 1763700300\n", 36));
+	ck_assert_int_eq(prism_begun_parse(buf, len, &begun, &err), 0);
+	ck_assert(begun == 1763700300);
+	/* each text is refused as the other */
+	begun = -5;
+	ck_assert_int_eq(prism_begun_parse(other, olen, &begun, &err), -1);
+	ck_assert_int_eq(prism_state_parse(buf, len, &st, &err), -1);
+	buf[25] = buf[25] == '9' ? '8' : '9';
+	ck_assert_int_eq(prism_begun_parse(buf, len, &begun, &err), -1);
+	ck_assert(strstr(err.text, "checksum mismatch"));
+	ck_assert_int_eq(prism_begun_parse(buf, 0, &begun, &err), -1);
+	ck_assert_str_eq(err.text, "empty pass-begun mark");
+	ck_assert(begun == -5);
+	len = snprintf(buf, sizeof(buf), "prism-pass-begun 2\nwhatever\n");
+	ck_assert_int_eq(prism_begun_parse(buf, len, &begun, &err),
+			 PRISM_FORMAT_NEWER);
+	ck_assert_int_eq(prism_begun_format(1, buf, 20, &err), -1);
+}
+END_TEST
+
 extern Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -117,6 +148,7 @@ extern Suite *state_suite(void)
 	tcase_add_test(tc, test_small_buffer);
 	tcase_add_loop_test(tc, test_damaged, 0, N(bad));
 	tcase_add_test(tc, test_long_line);
+	tcase_add_test(tc, test_begun);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -276,23 +276,36 @@ START_TEST(test_checksum_pinned)
 END_TEST
 
 /* prism_usnap_decide(): snapshot of pass P taken at T, state's last
- * recalculation L, slurmctld's usage saved at S. */
+ * recalculation L, slurmctld's usage saved at S, a pass begun at B. */
 static const struct {
 	const char *what;
-	int64_t pass, taken, last, saved;
+	int64_t pass, taken, last, saved, begun;
 	bool apply, adopt;
 } decide[] = {
-	{ "killed after the state file", 100, 101, 100, 40, true, false },
-	{ "killed between snapshot and state", 100, 101, 40, 40, true,
-	  true },
-	{ "no usage file of slurmctld", 100, 101, 100, 0, true, false },
-	{ "slurmctld saved in the same second", 100, 101, 100, 101, true,
+	{ "killed after the state file", 100, 101, 100, 40, 100, true,
 	  false },
-	{ "clean shutdown after the pass", 100, 101, 100, 130, false,
-	  false },
-	{ "slurmctld saved after, state older", 100, 101, 40, 130, false,
+	{ "killed between snapshot and state", 100, 101, 40, 40, 100, true,
 	  true },
-	{ "stale: a later pass by another plugin", 100, 101, 160, 40,
+	{ "no usage file of slurmctld", 100, 101, 100, 0, 100, true, false },
+	{ "slurmctld saved in the same second", 100, 101, 100, 101, 100,
+	  true, false },
+	{ "clean shutdown after the pass", 100, 101, 100, 130, 100, false,
+	  false },
+	{ "slurmctld saved after, state older", 100, 101, 40, 130, 100,
+	  false, true },
+	{ "stale: a later pass by another plugin", 100, 101, 160, 40, 100,
+	  false, false },
+	{ "no pass-begun mark (an earlier Prism)", 100, 101, 100, 130, 0,
+	  false, false },
+	{ "killed in a pass after slurmctld saved in it", 100, 101, 100,
+	  170, 160, true, false },
+	{ "slurmctld saved in the second the pass began", 100, 101, 100,
+	  160, 160, true, false },
+	{ "slurmctld saved before the pass began", 100, 101, 100, 159, 160,
+	  false, false },
+	{ "killed between snapshot and state, saved after", 100, 101, 40,
+	  130, 100, false, true },
+	{ "stale, a later pass begun and saved in", 100, 101, 160, 230, 220,
 	  false, false },
 };
 
@@ -301,7 +314,8 @@ START_TEST(test_decide)
 	prism_usnap_head_t h = { .last_recalc = decide[_i].pass,
 				 .taken = decide[_i].taken };
 	prism_usnap_use_t use = prism_usnap_decide(&h, decide[_i].last,
-						   decide[_i].saved);
+						   decide[_i].saved,
+						   decide[_i].begun);
 
 	ck_assert_msg(use.apply == decide[_i].apply, "%s: apply",
 		      decide[_i].what);
