@@ -633,7 +633,6 @@ static void _pass(void)
 	charged.n = 0;
 	charged_to = 0;
 	slurm_mutex_unlock(&last_lock);
-	prism_policy_save();
 	/*
 	 * slurmctld itself saves association usage only every 5 minutes and
 	 * at shutdown: a controller killed in between would come back with
@@ -654,6 +653,14 @@ static void _pass(void)
 	 */
 	_save_figures(&pass, &t0, save_usec);
 	(void) prism_state_save(&next);
+	/*
+	 * The policy's own usage (Moab, Grid Engine) after the state file,
+	 * whose pass it holds: killed between the two, the restart goes on
+	 * from this pass with the last pass's policy usage (this pass's
+	 * charge to it lost); before the state file, it would be charged
+	 * again from the last pass's end.
+	 */
+	prism_policy_save();
 }
 
 static void *_recalc_loop(void *arg)

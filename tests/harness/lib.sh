@@ -31,3 +31,31 @@ policy_job_end() {
 		ko "a job ending during a pass: $(grep -v '^#' "$tmp/end@mid+30/state/$2" 2>&1 | tr '\n' ';')"
 	fi
 }
+
+# policy_killed PARAMS FILE KILLED REF WHAT (test-moab.sh, test-ge.sh, with
+# their conf and run): a controller killed right after a pass saved Prism's
+# state file, before the policy's usage file StateSaveLocation/FILE. The
+# world's job 6 (8 CPUs) runs; a pass at now (an hour after the last)
+# leaves a copy of the files as the kill would (--at-pass 1, the state
+# file's save); the copy and the files of the whole run each get a pass a
+# minute later. The whole run's file (WHAT) must match REF (the hour and
+# the minute: 29280 CPU-s); the killed one's KILLED (the minute alone,
+# 480: the killed pass's charge to the policy is lost, not made again from
+# the last pass's end, 58080).
+# shellcheck disable=SC2154
+policy_killed() {
+	d=$tmp/killed
+	conf "$d" "$1"
+	run "$d" --last-ran $((now - 3600)) --state "$d/state" \
+		--at-pass "1:cp -r $d/state $d/copy" ||
+		ko "a kill after the state file: the harness exited $?"
+	for s in state copy; do
+		run "$d" --now $((now + 60)) --state "$d/$s" --keep-state ||
+			ko "a restart from $s: the harness exited $?"
+	done
+	if grep -q "$4" "$d/state/$2" && grep -q "$3" "$d/copy/$2"; then
+		ok "killed between the state file and the policy's usage file: the pass's charge to $5 is lost, not made twice"
+	else
+		ko "killed between the state file and the policy's usage file: $(grep -v '^#' "$d/copy/$2" 2>&1 | tr '\n' ';') (not killed: $(grep -v '^#' "$d/state/$2" 2>&1 | tr '\n' ';'))"
+	fi
+}

@@ -120,6 +120,10 @@ fi
 # (lib.sh): the share tree's usage is that of the job ending after the pass.
 policy_job_end "policy=gridengine,config=$ex" priority_prism_ge_usage \
 	'^assoc [0-9]* 29040$' "the share tree's usage"
+# Killed after a pass saved the state file, before the share tree's usage
+# file (lib.sh): that pass's charge is lost, not made twice.
+policy_killed "policy=gridengine,config=$ex" priority_prism_ge_usage \
+	'^assoc [0-9]* 480$' '^assoc [0-9]* 29279\.' "the share tree's usage"
 # nobody's usage: the share tree gives physics's jobs (bin, nobody) almost
 # nothing, grant1's jobs the tickets
 t1=$(pass_line "$tmp/ex" 1 | sed -n 's/.*tickets \([0-9.]*\) .*/\1/p')

@@ -24,7 +24,7 @@ sed '/^PriorityParameters=/d' "$top_srcdir/tests/harness/moab.conf" \
 echo "PriorityParameters=policy=moab,config=$example" >>"$tmp/slurm.conf"
 
 # run NAME [OPTIONS...]: one pass (its two saves under the state-file
-# lock: the Moab usage, then Prism's state), the inode of the usage file
+# lock: Prism's state, then the Moab usage), the inode of the usage file
 # then in $tmp/NAME.pass, fini() (no second pass: an hour's period)
 run() {
 	n=$1

@@ -129,6 +129,10 @@ awk -v tmpout="$tmp/ex/out" '
 # (lib.sh): the account's usage is that of the job ending after the pass.
 policy_job_end "policy=moab,config=$ex" priority_prism_moab_usage \
 	'^account physics 29040 ' "the account's usage"
+# Killed after a pass saved the state file, before the Moab usage file
+# (lib.sh): that pass's charge is lost, not made twice.
+policy_killed "policy=moab,config=$ex" priority_prism_moab_usage \
+	'^total 480 0 ' '^total 29280 0 ' "the Moab usage"
 
 # ---- a job asking for several QOS (Slurm 24.11: sbatch --qos=a,b) -----
 # Each entry of its priority array is computed with that entry's QOS as
