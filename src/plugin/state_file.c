@@ -444,10 +444,10 @@ extern int prism_state_begun_save(time_t begun)
 	return prism_state_file_write_own(BEGUN_NAME, buf, len);
 }
 
-extern int64_t prism_state_begun_take(void)
+extern int64_t prism_state_begun_read(void)
 {
 	prism_error_t err = { "" };
-	char *buf = NULL, *path;
+	char *buf = NULL;
 	size_t len = 0;
 	int64_t begun = 0;
 
@@ -460,13 +460,5 @@ extern int64_t prism_state_begun_take(void)
 		begun = 0;
 	}
 	xfree(buf);
-	/* what it says is settled now: a later save of slurmctld's usage
-	 * holds what this start put back */
-	path = _path(BEGUN_NAME, "");
-	if (unlink(path) && (errno != ENOENT))
-		error("%s: cannot remove %s: %m", PRISM_PLUGIN_TYPE, path);
-	else
-		_sync_dir();
-	xfree(path);
 	return begun;
 }

@@ -72,10 +72,9 @@ extern int prism_state_begun_save(time_t begun);
 
 /*
  * At start: the time the pass-begun mark holds (0 when there is none; a
- * damaged one, or one of a later format, is logged and taken as none),
- * and the mark removed: the usage loaded is settled by then, and a later
- * save of slurmctld's holds it.
+ * damaged one, or one of a later format, is logged and taken as none).
+ * The mark stays until the next pass writes its own.
  */
-extern int64_t prism_state_begun_take(void);
+extern int64_t prism_state_begun_read(void);
 
 #endif /* PRISM_STATE_FILE_H */

@@ -633,7 +633,7 @@ extern int prism_usage_snap_load(prism_state_t *st)
 	if (!slurm_with_slurmdbd() ||
 	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return SLURM_SUCCESS;
-	begun = prism_state_begun_take();
+	begun = prism_state_begun_read();
 	if (!prism_state_file_read(SNAP_NAME, &buf, &len))
 		return SLURM_SUCCESS;
 	if ((rc = prism_usnap_parse(buf, len, &h, &err)) ==

@@ -49,7 +49,7 @@ extern void prism_usage_snap_stage_done(bool all);
 
 /*
  * At start, after prism_state_load() into 'st': read the snapshot (and
- * take the pass-begun mark); put its usage into the association and QOS
+ * the pass-begun mark); put its usage into the association and QOS
  * records when it is newer than slurmctld's own usage file or that file
  * was saved during a pass that never ended, and take its times into 'st'
  * when its pass is newer than st->last_recalc. A damaged snapshot is reported and

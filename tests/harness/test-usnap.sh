@@ -13,7 +13,8 @@
 #    assoc_usage, saved by assoc_mgr's own dump) is not applied; when that
 #    file was replaced after the load (by another slurmctld), the save that
 #    was loaded (assoc_usage.old, or none) decides;
-#  - a damaged snapshot is reported as "damaged" and ignored;
+#  - a damaged snapshot is reported as "damaged" and ignored, and so is a
+#    damaged pass-begun mark;
 #  - killed between the snapshot and the state file (the state file of the
 #    pass before put back): the next pass charges what a controller that
 #    was not killed charges (nothing twice), and without the snapshot's
@@ -262,6 +263,20 @@ if grep -q "is damaged (truncated (40 bytes)); ignored" "$tmp/truncated.err"; th
 else
 	ko "a truncated snapshot"
 	grep -i snapshot "$tmp/truncated.err"
+fi
+
+# a damaged pass-begun mark: reported, taken as none
+cp -r "$tmp/s" "$tmp/dm"
+printf 'prism-pass-begun 1\nbegun %s\nchecksum 00000000\n' $((now + 30)) \
+	>"$tmp/dm/priority_prism_begun"
+run damaged-mark "$tmp/dm" $((now + 60)) --pass none
+if grep -q "pass-begun mark priority_prism_begun is damaged (checksum mismatch); ignored" \
+	"$tmp/damaged-mark.err" &&
+	usage "$tmp/damaged-mark.out" | cmp -s - "$tmp/a.usage"; then
+	ok "a damaged pass-begun mark is reported and taken as none"
+else
+	ko "a damaged pass-begun mark"
+	grep -i "snapshot\|begun" "$tmp/damaged-mark.err"
 fi
 
 # ---- killed between the snapshot and the state file ---------------------

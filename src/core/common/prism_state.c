@@ -65,8 +65,9 @@ too_small:
 	return -1;
 }
 
-/* Read a text of _format() into vals (left untouched on failure); 'what'
- * names it in errors. Returns 0, -1 or PRISM_FORMAT_NEWER (err set). */
+/* Read a text of _format() into vals (left untouched on failure; n at
+ * most 4); 'what' names it in errors. Returns 0, -1 or PRISM_FORMAT_NEWER
+ * (err set). */
 static int _parse(const char *buf, size_t len, const char *head,
 		  const char *what, int version, const char *const *names,
 		  int64_t *vals, int n, prism_error_t *err)
