@@ -243,19 +243,25 @@ else
 fi
 
 # ---- damaged ------------------------------------------------------------
+# damaged_case NAME DIR MESSAGE USAGE WHAT: a restart from DIR logs
+# MESSAGE (a grep pattern) and comes back with the usage in file USAGE
+damaged_case() {
+	run "$1" "$2" $((now + 60)) --pass none
+	if grep -q "$3" "$tmp/$1.err" && usage "$tmp/$1.out" | cmp -s - "$4"
+	then
+		ok "$5 is reported and ignored"
+	else
+		ko "$5"
+		grep -i "snapshot\|begun" "$tmp/$1.err"
+	fi
+}
 cp -r "$tmp/s" "$tmp/d"
 perl -e 'open(F, "+<", $ARGV[0]) or die; seek(F, 100, 0); read(F, $c, 1);
 	seek(F, 100, 0); print F chr(ord($c) ^ 1); close(F)' \
 	"$tmp/d/priority_prism_usage"
-run damaged "$tmp/d" $((now + 60)) --pass none
-if grep -q "usage snapshot priority_prism_usage is damaged (checksum mismatch (.*)); ignored" \
-	"$tmp/damaged.err" &&
-	usage "$tmp/damaged.out" | cmp -s - "$tmp/world.usage"; then
-	ok "a damaged snapshot is reported and ignored"
-else
-	ko "a damaged snapshot"
-	grep -i snapshot "$tmp/damaged.err"
-fi
+damaged_case damaged "$tmp/d" \
+	"usage snapshot priority_prism_usage is damaged (checksum mismatch (.*)); ignored" \
+	"$tmp/world.usage" "a damaged snapshot"
 head -c 40 "$tmp/s/priority_prism_usage" >"$tmp/d/priority_prism_usage"
 run truncated "$tmp/d" $((now + 60)) --pass none
 if grep -q "is damaged (truncated (40 bytes)); ignored" "$tmp/truncated.err"; then
@@ -264,20 +270,13 @@ else
 	ko "a truncated snapshot"
 	grep -i snapshot "$tmp/truncated.err"
 fi
-
-# a damaged pass-begun mark: reported, taken as none
+# a damaged pass-begun mark is taken as none (the snapshot applies)
 cp -r "$tmp/s" "$tmp/dm"
 printf 'prism-pass-begun 1\nbegun %s\nchecksum 00000000\n' $((now + 30)) \
 	>"$tmp/dm/priority_prism_begun"
-run damaged-mark "$tmp/dm" $((now + 60)) --pass none
-if grep -q "pass-begun mark priority_prism_begun is damaged (checksum mismatch); ignored" \
-	"$tmp/damaged-mark.err" &&
-	usage "$tmp/damaged-mark.out" | cmp -s - "$tmp/a.usage"; then
-	ok "a damaged pass-begun mark is reported and taken as none"
-else
-	ko "a damaged pass-begun mark"
-	grep -i "snapshot\|begun" "$tmp/damaged-mark.err"
-fi
+damaged_case damaged-mark "$tmp/dm" \
+	"pass-begun mark priority_prism_begun is damaged (checksum mismatch); ignored" \
+	"$tmp/a.usage" "a damaged pass-begun mark"
 
 # ---- killed between the snapshot and the state file ---------------------
 # k: passes at now and now+600, then the state files of the first put
