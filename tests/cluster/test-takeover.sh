@@ -30,6 +30,10 @@
 #   (e) the primary takes control again: the changed policy stays in
 #       force, usage goes on, nothing charged twice
 #   (f) no error from the priority plugin in either controller's log
+# Slurm 25.11 and later have a race of their own when control changes
+# hands (state_race below: a state file the other controller is saving is
+# missing at start, and slurmctld exits); a controller that exits for it
+# is started once more, and the run says how many times.
 # The same test runs with the priority/multifactor as its reference:
 #   PRISM_PRIORITY_TYPE=priority/multifactor tests/cluster/test-takeover.sh
 # (each check holds for both; the Moab share is Prism's only).
@@ -236,6 +240,35 @@ primary_failed() {
     die "the primary did not start again"
 }
 
+# Slurm's race. A controller asked for control (REQUEST_CONTROL) answers
+# when its shutdown is done or after 29 s; from Slurm 25.11 on that
+# shutdown waits for every connection to end (conmgr_quiesce()), the
+# request's own among them, so the answer always comes after the 29 s
+# ("Old state possible") and the controller saves its state files while
+# the one that asked reads them. save_buf_to_state() renames NAME to
+# NAME.old before NAME.new to NAME: a controller that opens NAME between
+# the two renames finds none and exits ("fatal: No Assoc usage file (...)
+# to recover"), once in several runs here. Slurm's, not Prism's; the
+# administrator's remedy, starting that controller again, is the test's,
+# only for those exits, counted and logged.
+RACES=0
+# state_race N LINE -- controller N's log from its line LINE on has
+# Slurm's fatal error of a state file missing at start
+state_race() {
+    local f=$LOG1
+    (($1 == 2)) && f=$LOG2
+    tail -n +"$2" "$f" |
+        grep -qE 'fatal: No (Assoc usage|job state|node state|reservation state|trigger state|fed_mgr state) file \(.*\) to recover'
+}
+# again_after_race N LINE -- when controller N exited for Slurm's race
+# (its log from line LINE on), start it once more (status of the start)
+again_after_race() {
+    state_race "$1" "$2" || return 1
+    RACES=$((RACES + 1))
+    log "controller $1 exited at start, its state file missing while the other controller saved it (Slurm's race, see above): $(tail -n +"$2" "$([[ $1 == 2 ]] && echo "$LOG2" || echo "$LOG1")" | grep -m1 -oE 'fatal: .*'); starting it once more"
+    start_slurmctld "$DIR" "" "$1"
+}
+
 # ---------------------------------------------------------------- (c)
 root0=$(raw root physics)
 games0=$(raw games chem)
@@ -245,7 +278,7 @@ line1=$(wc -l <"$LOG1")
 line2=$(wc -l <"$LOG2")
 mark1=$(primaries "$LOG1")
 log "(c) the old primary comes back"
-start_slurmctld "$DIR" "" 1 || primary_failed
+start_slurmctld "$DIR" "" 1 || again_after_race 1 "$line1" || primary_failed
 wait_for "$LIMIT_DAEMON" "the primary taking control back" in_control 1 "$mark1" ||
     die "the primary did not take control back"
 gave=$(tail -n +"$line2" "$LOG2" | grep -c 'REQUEST_CONTROL' || true)
@@ -271,7 +304,13 @@ mark2=$(primaries "$LOG2")
 line2=$(wc -l <"$LOG2")
 log "(d) scontrol takeover"
 out=$(scontrol takeover 2>&1) && rc=0 || rc=$?
-if ((rc == 0)) && wait_for $((CTLD_TIMEOUT * 2 + LIMIT_DAEMON)) "the backup taking control" in_control 2 "$mark2"; then
+taken() {
+    wait_for $((CTLD_TIMEOUT * 2 + LIMIT_DAEMON)) "the backup taking control" in_control 2 "$mark2"
+}
+# (the primary gives up control and ends: a backup that exits for Slurm's
+# race, started again, takes control when the primary no longer answers)
+if ((rc == 0)) && { taken || { ! recorded_pid "$DIR" slurmctld2 >/dev/null &&
+    again_after_race 2 "$line2" && taken; }; }; then
     check "(d) scontrol takeover: the backup takes control" 0
 else
     check "(d) scontrol takeover: the backup takes control" 1 "scontrol: $out (status $rc)"
@@ -310,7 +349,7 @@ if recorded_pid "$DIR" slurmctld >/dev/null; then
     stop_recorded "$DIR" slurmctld 30 || die "the primary did not stop"
 fi
 log "(e) the primary comes back"
-start_slurmctld "$DIR" "" 1 || primary_failed
+start_slurmctld "$DIR" "" 1 || again_after_race 1 "$line1" || primary_failed
 wait_for "$LIMIT_DAEMON" "the primary taking control back" in_control 1 "$mark1" ||
     die "the primary did not take control back"
 after=$(wait_pass "after the primary's second return") || after=
@@ -325,6 +364,8 @@ ok=1
     holds "($pct1 - $pct0) < 1 && ($pct0 - $pct1) < 1 && $lead1 - $lead0 < 5 && $lead0 - $lead1 < 5" && ok=0
 check "(e) the primary in control again: the changed policy in force, nothing charged twice" "$ok" \
     "root $root0 -> $root1, games $games0 -> $games1 over $(awk -v a="$end" -v b="${after:-0}" 'BEGIN { printf "%.0f", b - a }') s; Moab share of games $pct0% -> $pct1%; daemon's lead $lead0 -> $lead1; damaged=$damaged"
+
+((RACES == 0)) || log "Slurm's race (a state file missing at start) made a controller exit $RACES time(s); each was started once more"
 
 # ---------------------------------------------------------------- (f)
 tag=${PRIORITY_TYPE#priority/}
