@@ -572,6 +572,20 @@ static void _pass(void)
 	struct timespec t0, save_t0;
 	int64_t save_usec = -1;
 
+	/*
+	 * This controller gives control to the one that asked for it, and
+	 * slurmctld may answer it before this pass would end: from then on
+	 * Prism writes no file here (state_file.h), yet slurmctld saves its
+	 * usage after it answers (from Slurm 25.11, always after its 29-s
+	 * wait), and the other controller goes on from that save with
+	 * Prism's files of the last pass. A pass charging now would be
+	 * charged there again: none begins.
+	 */
+	if (prism_ctl_control_given_away(pass.p.now)) {
+		info("%s: control is being given to the controller that asked for it: no pass here any more",
+		     PRISM_PLUGIN_TYPE);
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	passes++;
 	slurm_mutex_lock(&last_lock);

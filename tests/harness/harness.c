@@ -22,7 +22,8 @@
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD] [--slurm-save] [--slurm-load]
  *                  [--save-mid CMD] [--storm USEC]
- *                  [--handover SEC] [--end-job ID[@mid|@before][+SEC]]
+ *                  [--handover SEC[@start]]
+ *                  [--end-job ID[@mid|@before][+SEC]]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
  *                  [--bench FILE] [-v...]
  *
@@ -732,6 +733,7 @@ static struct {
 				 * run CMD */
 	long storm_usec;	/* --storm USEC: a reader's hold (0: none) */
 	long handover;		/* --handover SEC (-1: none) */
+	bool handover_start;	/* --handover SEC@start */
 	char *move_acct;	/* --move ACCOUNT=PARENT */
 	char *move_parent;
 	long churn_seed;	/* --churn SEED (0: no churn) */
@@ -925,6 +927,7 @@ static pthread_cond_t ev_cond;
 static bool gate_open = true;
 static uint64_t ev_job_write = 0;	/* job write unlocks, other threads */
 static uint64_t ev_state = 0;		/* state file unlocks, other threads */
+static bool ev_slept = false;		/* one slept between passes */
 static bool ev_parked = false;		/* a plugin thread waits at the gate */
 
 /* A plugin thread waits while the gate is closed (ev_mutex held). */
@@ -1513,6 +1516,13 @@ extern int pthread_cond_timedwait(pthread_cond_t *cond,
 	 * not start a pass fini() would then wait for (cpu-valgrind.sh's
 	 * pass counts). Every other wait is as asked.
 	 */
+	if (!_is_main() && (cond != &ev_cond)) {
+		/* (--handover SEC@start waits for the first) */
+		slurm_mutex_lock(&ev_mutex);
+		ev_slept = true;
+		slurm_cond_broadcast(&ev_cond);
+		slurm_mutex_unlock(&ev_mutex);
+	}
 	if (!_is_main() && (cond != &ev_cond) &&
 	    __atomic_load_n(&passes_over, __ATOMIC_RELAXED))
 		return pthread_cond_wait(cond, mutex);
@@ -1551,6 +1561,26 @@ static void _wait_for_passes(uint64_t base, int passes);
 static void _wait_for_pass(uint64_t base)
 {
 	_wait_for_passes(base, opt.passes);
+}
+
+/*
+ * Wait (bounded) until *flag (ev_mutex's) is set; else die saying that
+ * 'what' did not happen within the timeout.
+ */
+static void _wait_ev_flag(const bool *flag, const char *what)
+{
+	struct timespec deadline;
+	int rc = 0;
+
+	_mono_deadline(&deadline, opt.timeout);
+	slurm_mutex_lock(&ev_mutex);
+	while (!*flag && (rc != ETIMEDOUT))
+		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
+	if (!*flag) {
+		slurm_mutex_unlock(&ev_mutex);
+		_die_code(EXIT_TIMEOUT, "%s within %d s", what, opt.timeout);
+	}
+	slurm_mutex_unlock(&ev_mutex);
 }
 
 /* Wait until the pass counter exceeds base by 'passes', bounded. */
@@ -4537,19 +4567,8 @@ static void _report(void)
  */
 static void _churn_wait_parked(void)
 {
-	struct timespec deadline;
-	int rc = 0;
-
-	_mono_deadline(&deadline, opt.timeout);
-	slurm_mutex_lock(&ev_mutex);
-	while (!ev_parked && (rc != ETIMEDOUT))
-		rc = pthread_cond_timedwait(&ev_cond, &ev_mutex, &deadline);
-	if (!ev_parked) {
-		slurm_mutex_unlock(&ev_mutex);
-		_die_code(EXIT_TIMEOUT, "--churn: no plugin thread waited at the gate within %d s after a pass",
-			  opt.timeout);
-	}
-	slurm_mutex_unlock(&ev_mutex);
+	_wait_ev_flag(&ev_parked,
+		      "--churn: no plugin thread waited at the gate after a pass");
 }
 
 /*
@@ -4904,10 +4923,14 @@ static void _usage(FILE *fp)
 "                      microseconds and asks for it again at once, as\n"
 "                      a stream of squeue RPCs does: a writer gets the\n"
 "                      lock only between two such holds\n"
-"  --handover SEC      before fini(), play a controller that another\n"
+"  --handover SEC[@start]  before fini(), play a controller that another\n"
 "                      asked for control SEC seconds ago (slurmctld's\n"
 "                      REQUEST_CONTROL: resume_backup set, shutdown_time\n"
-"                      SEC seconds before the frozen now)\n"
+"                      SEC seconds before the frozen now); with @start,\n"
+"                      so from before the plugin starts (its passes run\n"
+"                      while slurmctld waits to answer), and the run\n"
+"                      waits for the plugin thread's first sleep between\n"
+"                      passes instead of a pass's state file\n"
 "  --move ACCOUNT=PARENT  after the first pass, move the account\n"
 "                      association ACCOUNT (and all below it) under\n"
 "                      PARENT, as slurmdbd tells slurmctld after sacctmgr\n"
@@ -5019,6 +5042,11 @@ static void _parse_args(int argc, char **argv)
 		case 'H':
 			errno = 0;
 			opt.handover = strtol(optarg, &end, 10);
+			if (!errno && (end != optarg) &&
+			    !strcmp(end, "@start")) {
+				opt.handover_start = true;
+				end += strlen(end);
+			}
 			if (errno || *end || (end == optarg) ||
 			    (opt.handover < 0) || (opt.handover > 3600))
 				_die("--handover must be 0 to 3600 (seconds)");
@@ -5193,6 +5221,10 @@ static void _parse_args(int argc, char **argv)
 		_die("--save-mid needs --pass state and --state, and no --churn or --bench");
 	if (opt.slurm_load && !opt.state_dir)
 		_die("--slurm-load needs --state");
+	if (opt.handover_start &&
+	    ((opt.pass_mode != PASS_STATE) || opt.churn_seed ||
+	     opt.bench_file || opt.end_job || opt.mid_cmd || opt.storm_usec))
+		_die("--handover SEC@start needs --pass state, and no --churn, --bench, --end-job, --save-mid or --storm");
 	if (opt.churn_seed) {
 		int i;
 
@@ -5226,6 +5258,15 @@ static void *_storm(void *arg)
 		unlock_slurmctld(job_read);
 	}
 	return NULL;
+}
+
+/* --handover SEC: asked for control SEC seconds ago, as
+ * _slurm_rpc_request_control() and the signal thread leave it */
+static void _handover(void)
+{
+	slurmctld_config.resume_backup = true;
+	slurmctld_config.shutdown_time = _frozen_now ?
+		_frozen_now - opt.handover : time(NULL) - opt.handover;
 }
 
 static void _cleanup(void)
@@ -5351,6 +5392,8 @@ int main(int argc, char **argv)
 		_load_jobs(now);
 		load_ns = _clock_ns(CLOCK_MONOTONIC) - bench_t0;
 	}
+	if (opt.handover_start)
+		_handover();
 	_phase("priority_g_init");
 	if (priority_g_init() != SLURM_SUCCESS)
 		_die("cannot load priority plugin '%s' (PluginDir %s)",
@@ -5391,7 +5434,14 @@ int main(int argc, char **argv)
 		    pthread_create(&storm_tid, NULL, _storm, NULL))
 			_die("cannot start the --storm thread");
 		_gate_set(true);
-		_wait_for_pass(base);
+		/* (once control is given away no state file is written:
+		 * the first sleep between passes ends the first pass, or
+		 * its not beginning) */
+		if (opt.handover_start)
+			_wait_ev_flag(&ev_slept,
+				      "--handover ...@start: no plugin thread slept between passes");
+		else
+			_wait_for_pass(base);
 		if (opt.storm_usec) {
 			__atomic_store_n(&storm_stop, true, __ATOMIC_RELAXED);
 			pthread_join(storm_tid, NULL);
@@ -5426,12 +5476,8 @@ int main(int argc, char **argv)
 	}
 	_gate_set(true);
 
-	if (opt.handover >= 0) {
-		/* as _slurm_rpc_request_control() and the signal thread */
-		slurmctld_config.resume_backup = true;
-		slurmctld_config.shutdown_time = _frozen_now ?
-			_frozen_now - opt.handover : time(NULL) - opt.handover;
-	}
+	if (opt.handover >= 0)
+		_handover();
 	_phase("priority_g_fini");
 	if (priority_g_fini() != SLURM_SUCCESS)
 		_die("priority_g_fini failed");

@@ -10,7 +10,10 @@
 #  - asked 26 s ago (3 s before the answer may go) or 28 s ago: no file is
 #    written any more (the Moab usage file is the last pass's, the same
 #    file), one info line says so, no error;
-#  - not asked (a slurmctld that stops): fini() saves, as always.
+#  - not asked (a slurmctld that stops): fini() saves, as always;
+#  - asked 27 s before a pass would begin: it does not begin (its charge
+#    would be in the usage slurmctld saves after answering, with Prism's
+#    files of the pass before: charged twice by the other controller).
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "${top_srcdir:-.}/tests/harness/lib.sh"
@@ -86,6 +89,47 @@ run h26 --handover 26
 kept h26 "control asked 26 s ago"
 run h28 --handover 28
 kept h28 "control asked 28 s ago"
+
+# A pass that would begin once control is given away. slurmctld answers
+# the controller that asked after its 29-s wait (from Slurm 25.11, always)
+# and then saves its usage, which that controller goes on from with
+# Prism's files of the last pass: a pass charging here once Prism writes
+# no file would be charged again there. Asked 27 s before the plugin
+# starts (--handover SEC@start): its first pass does not begin (the usage
+# is the world's, as before any pass; no file written; one line). Asked
+# 20 s before: the pass runs and charges.
+# start_run NAME SEC: the plugin asked for control SEC s before it starts
+start_run() {
+	mkdir "$tmp/$1"
+	"$H" --conf "$tmp/slurm.conf" --world "$W" --now "$now" \
+		--plugindir "$prism_dir:$slurm_dir" --timeout 60 -v \
+		--state "$tmp/$1" --last-ran $((now - 3600)) --handover "$2@start" \
+		>"$tmp/$1.out" 2>"$tmp/$1.err" ||
+		ko "start_run $1 exited $?"
+}
+usage_of() {
+	sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*usage_raw=\([^ ]*\).*/\1 \2 \3/p' "$1"
+}
+start_run s27 27
+start_run s20 20
+mkdir "$tmp/none"
+"$H" --conf "$tmp/slurm.conf" --world "$W" --now "$now" \
+	--plugindir "$prism_dir:$slurm_dir" --timeout 60 --state "$tmp/none" \
+	--last-ran $((now - 3600)) --pass none >"$tmp/none.out" 2>"$tmp/none.err" ||
+	ko "the run without a pass exited $?"
+usage_of "$tmp/none.out" >"$tmp/none.usage"
+written=$(cd "$tmp/s27" && ls priority_prism_usage priority_prism_begun $usage 2>/dev/null | wc -l)
+if [ -s "$tmp/none.usage" ] &&
+	usage_of "$tmp/s27.out" | cmp -s - "$tmp/none.usage" &&
+	! usage_of "$tmp/s20.out" | cmp -s - "$tmp/none.usage" &&
+	[ "$written" = 0 ] &&
+	[ "$(grep -c 'no pass here any more' "$tmp/s27.err")" = 1 ] &&
+	[ "$(errors "$tmp/s27.err")" = 0 ]; then
+	ok "control asked 27 s before a pass: the pass does not begin (usage as before it, no file, one line); asked 20 s before, it charges"
+else
+	ko "a pass once control is given away: $written file(s) written, $(grep -c 'no pass here any more' "$tmp/s27.err") line(s)"
+	usage_of "$tmp/s27.out" | diff "$tmp/none.usage" - | head -5
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
