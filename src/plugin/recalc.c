@@ -576,8 +576,8 @@ static void _pass(void)
 	 * This controller gives control to the one that asked for it, and
 	 * slurmctld may answer it before this pass would end: from then on
 	 * Prism writes no file here (state_file.h), yet slurmctld saves its
-	 * usage after it answers (from Slurm 25.11, always after its 29-s
-	 * wait), and the other controller goes on from that save with
+	 * usage after it answers (Slurm 25.11 and 26.05: always after its
+	 * 29-s wait), and the other controller goes on from that save with
 	 * Prism's files of the last pass. A pass charging now would be
 	 * charged there again: none begins.
 	 */

@@ -91,7 +91,7 @@ run h28 --handover 28
 kept h28 "control asked 28 s ago"
 
 # A pass that would begin once control is given away. slurmctld answers
-# the controller that asked after its 29-s wait (from Slurm 25.11, always)
+# the controller that asked after its 29-s wait (Slurm 25.11 and 26.05: always)
 # and then saves its usage, which that controller goes on from with
 # Prism's files of the last pass: a pass charging here once Prism writes
 # no file would be charged again there. Asked 27 s before the plugin
