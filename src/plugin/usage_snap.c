@@ -658,7 +658,7 @@ extern int prism_usage_snap_load(prism_state_t *st)
 		st->last_recalc = h.last_recalc;
 		st->last_reset = h.last_reset;
 	}
-	if (use.apply && (saved > h.taken))
+	if (use.in_pass)
 		info("%s: slurmctld saved its usage at %" PRId64 ", during the pass begun at %" PRId64 ", which did not end (the controller stopped in it): that save may hold some of the pass's decay and charges, so the usage snapshot of the pass at %" PRId64 " is put back instead (job ends charged since that pass are lost, nothing is charged twice)",
 		     plugin, saved, begun, h.last_recalc);
 	if (use.apply)

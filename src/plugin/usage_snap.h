@@ -52,8 +52,8 @@ extern void prism_usage_snap_stage_done(bool all);
  * the pass-begun mark); put its usage into the association and QOS
  * records when it is newer than slurmctld's own usage file or that file
  * was saved during a pass that never ended, and take its times into 'st'
- * when its pass is newer than st->last_recalc. A damaged snapshot is reported and
- * ignored. Returns SLURM_ERROR (logged) for a snapshot of a later format
+ * when its pass is newer than st->last_recalc. A damaged snapshot is
+ * reported and ignored. Returns SLURM_ERROR (logged) for a snapshot of a later format
  * than this Prism reads: not read, and the plugin must not start.
  * Takes the assoc_mgr write locks.
  */

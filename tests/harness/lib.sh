@@ -8,6 +8,13 @@ H="$top_builddir/tests/harness/prism-harness"
 slurm_dir=${SLURM_LIBDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 prism_dir="$top_builddir/src/plugin/.libs"
 
+# report_usage REPORT: "assoc|qos NAME USAGE_RAW" for every association and
+# QOS of a harness report
+report_usage() {
+	sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*usage_raw=\([^ ]*\).*/\1 \2 \3/p' \
+		"$1"
+}
+
 # policy_job_end PARAMS FILE PATTERN WHAT (test-moab.sh, test-ge.sh, with
 # their conf and run): a running job that ends during a pass, after the
 # pass charged it. The world's job 6 (8 CPUs) ends 30 s after the pass's

@@ -107,9 +107,6 @@ start_run() {
 		>"$tmp/$1.out" 2>"$tmp/$1.err" ||
 		ko "start_run $1 exited $?"
 }
-usage_of() {
-	sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*usage_raw=\([^ ]*\).*/\1 \2 \3/p' "$1"
-}
 start_run s27 27
 start_run s20 20
 mkdir "$tmp/none"
@@ -117,18 +114,18 @@ mkdir "$tmp/none"
 	--plugindir "$prism_dir:$slurm_dir" --timeout 60 --state "$tmp/none" \
 	--last-ran $((now - 3600)) --pass none >"$tmp/none.out" 2>"$tmp/none.err" ||
 	ko "the run without a pass exited $?"
-usage_of "$tmp/none.out" >"$tmp/none.usage"
+report_usage "$tmp/none.out" >"$tmp/none.usage"
 written=$(cd "$tmp/s27" && ls priority_prism_usage priority_prism_begun $usage 2>/dev/null | wc -l)
 if [ -s "$tmp/none.usage" ] &&
-	usage_of "$tmp/s27.out" | cmp -s - "$tmp/none.usage" &&
-	! usage_of "$tmp/s20.out" | cmp -s - "$tmp/none.usage" &&
+	report_usage "$tmp/s27.out" | cmp -s - "$tmp/none.usage" &&
+	! report_usage "$tmp/s20.out" | cmp -s - "$tmp/none.usage" &&
 	[ "$written" = 0 ] &&
 	[ "$(grep -c 'no pass here any more' "$tmp/s27.err")" = 1 ] &&
 	[ "$(errors "$tmp/s27.err")" = 0 ]; then
 	ok "control asked 27 s before a pass: the pass does not begin (usage as before it, no file, one line); asked 20 s before, it charges"
 else
 	ko "a pass once control is given away: $written file(s) written, $(grep -c 'no pass here any more' "$tmp/s27.err") line(s)"
-	usage_of "$tmp/s27.out" | diff "$tmp/none.usage" - | head -5
+	report_usage "$tmp/s27.out" | diff "$tmp/none.usage" - | head -5
 fi
 
 echo "$pass passed, $fail failed"

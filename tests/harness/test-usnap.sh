@@ -47,10 +47,7 @@ run() {
 }
 
 # The usage of every association and QOS in a report.
-usage() {
-	sed -n 's/^\(assoc\|qos\) \([^ ]*\) .*usage_raw=\([^ ]*\).*/\1 \2 \3/p' \
-		"$1"
-}
+usage() { report_usage "$1"; }
 
 # ---- restore after a pass --------------------------------------------
 run world "$tmp/w" "$now" --pass none

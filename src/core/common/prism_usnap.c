@@ -339,12 +339,13 @@ extern prism_usnap_use_t prism_usnap_decide(const prism_usnap_head_t *h,
 					    int64_t slurm_saved,
 					    int64_t begun)
 {
-	prism_usnap_use_t use = { false, false };
+	prism_usnap_use_t use = { false, false, false };
 
 	if (h->last_recalc < last_recalc)
 		return use;
 	use.adopt_times = h->last_recalc > last_recalc;
-	use.apply = (slurm_saved <= h->taken) ||
-		    ((begun > h->last_recalc) && (slurm_saved >= begun));
+	use.in_pass = (slurm_saved > h->taken) && (begun > h->last_recalc) &&
+		      (slurm_saved >= begun);
+	use.apply = (slurm_saved <= h->taken) || use.in_pass;
 	return use;
 }

@@ -116,6 +116,8 @@ extern uint64_t prism_usnap_checksum(const char *buf, size_t len);
 typedef struct {
 	bool apply;		/* overwrite the loaded usage with it */
 	bool adopt_times;	/* take its last_recalc and last_reset */
+	bool in_pass;		/* applied because slurmctld's save was made
+				 * during a pass that never ended */
 } prism_usnap_use_t;
 
 /*

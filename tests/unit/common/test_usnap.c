@@ -280,33 +280,34 @@ END_TEST
 static const struct {
 	const char *what;
 	int64_t pass, taken, last, saved, begun;
-	bool apply, adopt;
+	bool apply, adopt, in_pass;
 } decide[] = {
-	{ "killed after the state file", 100, 101, 100, 40, 100, true,
-	  false },
-	{ "killed between snapshot and state", 100, 101, 40, 40, 100, true,
-	  true },
-	{ "no usage file of slurmctld", 100, 101, 100, 0, 100, true, false },
-	{ "slurmctld saved in the same second", 100, 101, 100, 101, 100,
-	  true, false },
-	{ "clean shutdown after the pass", 100, 101, 100, 130, 100, false,
-	  false },
-	{ "slurmctld saved after, state older", 100, 101, 40, 130, 100,
-	  false, true },
-	{ "stale: a later pass by another plugin", 100, 101, 160, 40, 100,
-	  false, false },
-	{ "no pass-begun mark (an earlier Prism)", 100, 101, 100, 130, 0,
-	  false, false },
-	{ "killed in a pass after slurmctld saved in it", 100, 101, 100,
-	  170, 160, true, false },
-	{ "slurmctld saved in the second the pass began", 100, 101, 100,
-	  160, 160, true, false },
-	{ "slurmctld saved before the pass began", 100, 101, 100, 159, 160,
-	  false, false },
-	{ "killed between snapshot and state, saved after", 100, 101, 40,
-	  130, 100, false, true },
-	{ "stale, a later pass begun and saved in", 100, 101, 160, 230, 220,
-	  false, false },
+	{ "killed after the state file",
+	  100, 101, 100, 40, 100, true, false, false },
+	{ "killed between snapshot and state",
+	  100, 101, 40, 40, 100, true, true, false },
+	{ "no usage file of slurmctld",
+	  100, 101, 100, 0, 100, true, false, false },
+	{ "slurmctld saved in the same second",
+	  100, 101, 100, 101, 100, true, false, false },
+	{ "clean shutdown after the pass",
+	  100, 101, 100, 130, 100, false, false, false },
+	{ "slurmctld saved after, state older",
+	  100, 101, 40, 130, 100, false, true, false },
+	{ "stale: a later pass by another plugin",
+	  100, 101, 160, 40, 100, false, false, false },
+	{ "no pass-begun mark (an earlier Prism)",
+	  100, 101, 100, 130, 0, false, false, false },
+	{ "killed in a pass after slurmctld saved in it",
+	  100, 101, 100, 170, 160, true, false, true },
+	{ "slurmctld saved in the second the pass began",
+	  100, 101, 100, 160, 160, true, false, true },
+	{ "slurmctld saved before the pass began",
+	  100, 101, 100, 159, 160, false, false, false },
+	{ "killed between snapshot and state, saved after",
+	  100, 101, 40, 130, 100, false, true, false },
+	{ "stale, a later pass begun and saved in",
+	  100, 101, 160, 230, 220, false, false, false },
 };
 
 START_TEST(test_decide)
@@ -320,6 +321,8 @@ START_TEST(test_decide)
 	ck_assert_msg(use.apply == decide[_i].apply, "%s: apply",
 		      decide[_i].what);
 	ck_assert_msg(use.adopt_times == decide[_i].adopt, "%s: adopt",
+		      decide[_i].what);
+	ck_assert_msg(use.in_pass == decide[_i].in_pass, "%s: in_pass",
 		      decide[_i].what);
 }
 END_TEST
