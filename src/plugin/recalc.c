@@ -749,6 +749,17 @@ extern void prism_recalc_stop(void)
 	pthread_join(thread, NULL);
 	thread_running = false;
 	pthread_cond_destroy(&wake_cond);
+	/*
+	 * slurmctld's last save of its usage, as it stops, comes before
+	 * fini(): a pass that was running then ended after it (the classic
+	 * pass charges after the fair-share walk whose time its snapshot
+	 * has), and a job that ended since was charged after it. At start
+	 * that save, newer than the pass's snapshot, would be gone on from,
+	 * and those charges lost. A snapshot taken now holds them all (no
+	 * file once control is given away: state_file.h).
+	 */
+	if (slurm_with_slurmdbd())
+		prism_usage_snap_save(&state);
 	xfree(want.id);
 	want.cap = want.n = 0;
 	xfree(charged.id);

@@ -21,7 +21,8 @@
  *                  [--report full|jobs|none] [--calc-period SEC]
  *                  [--advance SEC[,SEC...]] [--move ACCOUNT=PARENT]
  *                  [--at-pass N:CMD] [--slurm-save] [--slurm-load]
- *                  [--save-mid CMD] [--storm USEC]
+ *                  [--save-mid CMD [--save-mid-at @mid|@before[+SEC]]]
+ *                  [--storm USEC]
  *                  [--handover SEC[@start]]
  *                  [--end-job ID[@mid|@before][+SEC]]
  *                  [--churn SEED [--churn-rate N] [--churn-full K]]
@@ -731,6 +732,10 @@ static struct {
 	bool slurm_load;	/* --slurm-load: and at start, read them */
 	char *mid_cmd;		/* --save-mid CMD: save them in a pass, and
 				 * run CMD */
+	bool mid_before;	/* --save-mid-at @before: before the pass's
+				 * first job write lock, not after it */
+	long mid_after;		/* --save-mid-at ...+SEC: the clock moved
+				 * first */
 	long storm_usec;	/* --storm USEC: a reader's hold (0: none) */
 	long handover;		/* --handover SEC (-1: none) */
 	bool handover_start;	/* --handover SEC@start */
@@ -836,6 +841,13 @@ extern time_t time(time_t *tloc)
 	if (tloc)
 		*tloc = now;
 	return now;
+}
+
+/* Move the frozen clock 'sec' seconds forward (and leave it there). */
+static void _clock_forward(long sec)
+{
+	if (sec && _frozen_now)
+		__atomic_add_fetch(&_frozen_now, sec, __ATOMIC_RELAXED);
 }
 
 static void _mono_deadline(struct timespec *ts, int seconds)
@@ -1163,12 +1175,13 @@ static bool _first_in_pass(bool *done, const lock_level_t *lv)
  * directory it makes holds what a controller killed at that moment leaves
  * on disk. The run then goes on.
  */
-static void _save_mid_at(const lock_level_t *lv)
+static void _save_mid_at(bool at, const lock_level_t *lv)
 {
 	int rc;
 
-	if (!opt.mid_cmd || !_first_in_pass(&save_mid_done, lv))
+	if (!at || !opt.mid_cmd || !_first_in_pass(&save_mid_done, lv))
 		return;
+	_clock_forward(opt.mid_after);
 	if (dump_assoc_mgr_state() != SLURM_SUCCESS)
 		_die("--save-mid: dump_assoc_mgr_state() failed");
 	info("--save-mid: slurmctld's usage saved at %ld, in the pass",
@@ -1189,7 +1202,9 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 	int i, rc = 0;
 
 	_lock_levels(&lock_levels, lv);
-	_end_job_at(opt.end_before, lv);	/* before taking any of it */
+	/* before taking any of it */
+	_end_job_at(opt.end_before, lv);
+	_save_mid_at(opt.mid_before, lv);
 
 	slurm_mutex_lock(&ev_mutex);
 	ev_ctld_locks++;
@@ -1242,7 +1257,7 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 		slurm_mutex_unlock(&ev_mutex);
 	}
 	_end_job_at(opt.end_mid, lv);
-	_save_mid_at(lv);
+	_save_mid_at(!opt.mid_before, lv);
 }
 
 /* Declared in locks.h only without NDEBUG; provided for plugins that use
@@ -1724,9 +1739,7 @@ static void _end_job(void)
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .node = WRITE_LOCK };
 	job_record_t *job_ptr;
 
-	if (opt.end_after && _frozen_now)
-		__atomic_add_fetch(&_frozen_now, opt.end_after,
-				   __ATOMIC_RELAXED);
+	_clock_forward(opt.end_after);
 	lock_slurmctld(job_write);
 	job_ptr = _end_job_record();
 	job_ptr->job_state = JOB_COMPLETE | JOB_COMPLETING;
@@ -4918,6 +4931,12 @@ static void _usage(FILE *fp)
 "                      of --state DIR made there is what a controller\n"
 "                      killed at that moment leaves); its failure ends\n"
 "                      the run\n"
+"  --save-mid-at @mid|@before[+SEC]  when --save-mid saves: @mid (the\n"
+"                      default) as above; @before, in the same thread\n"
+"                      right before it first asks for that lock (after\n"
+"                      the classic pass's fair-share walk, before its\n"
+"                      charges); +SEC: the frozen clock moves SEC seconds\n"
+"                      forward first (and stays there)\n"
 "  --storm USEC        while the passes run, a thread of the harness\n"
 "                      takes the job read lock, holds it USEC\n"
 "                      microseconds and asks for it again at once, as\n"
@@ -4970,6 +4989,30 @@ static void _usage(FILE *fp)
 "  -h, --help          this text\n", HARNESS_NAME);
 }
 
+/*
+ * "@mid" or "@before" (or neither), then "+SEC" or nothing, and nothing
+ * after: which one in *mid or *before, SEC (1 to 86400) in *after. False
+ * when 's' is not that.
+ */
+static bool _parse_when(const char *s, bool *mid, bool *before, long *after)
+{
+	char *end = (char *) s;
+
+	if (!strncmp(end, "@mid", 4)) {
+		*mid = true;
+		end += 4;
+	} else if (!strncmp(end, "@before", 7)) {
+		*before = true;
+		end += 7;
+	}
+	if (*end == '+') {
+		*after = strtol(end + 1, &end, 10);
+		if ((*after < 1) || (*after > 86400))
+			return false;
+	}
+	return !*end;
+}
+
 static void _parse_args(int argc, char **argv)
 {
 	static struct option long_opts[] = {
@@ -4995,6 +5038,7 @@ static void _parse_args(int argc, char **argv)
 		{ "slurm-save", no_argument, NULL, 'S' },
 		{ "slurm-load", no_argument, NULL, 'U' },
 		{ "save-mid", required_argument, NULL, 'Q' },
+		{ "save-mid-at", required_argument, NULL, 'q' },
 		{ "storm", required_argument, NULL, 'W' },
 		{ "handover", required_argument, NULL, 'H' },
 		{ "churn", required_argument, NULL, 'X' },
@@ -5166,22 +5210,20 @@ static void _parse_args(int argc, char **argv)
 		case 'E': {
 			unsigned long id = strtoul(optarg, &end, 10);
 
-			if (!strncmp(end, "@mid", 4)) {
-				opt.end_mid = true;
-				end += 4;
-			} else if (!strncmp(end, "@before", 7)) {
-				opt.end_before = true;
-				end += 7;
-			}
-			if (*end == '+') {
-				opt.end_after = strtol(end + 1, &end, 10);
-				if (opt.end_after < 1)
-					opt.end_after = -1;
-			}
-			if (*end || !id || (id > UINT32_MAX) ||
-			    (opt.end_after < 0) || (opt.end_after > 86400))
+			if (!_parse_when(end, &opt.end_mid, &opt.end_before,
+					 &opt.end_after) ||
+			    !id || (id > UINT32_MAX))
 				_die("--end-job must be ID[@mid|@before][+SEC], ID a job of the world, SEC 1 to 86400");
 			opt.end_job = id;
+			break;
+		}
+		case 'q': {
+			bool mid = false;
+
+			if (!_parse_when(optarg, &mid, &opt.mid_before,
+					 &opt.mid_after) ||
+			    (!mid && !opt.mid_before))
+				_die("--save-mid-at must be @mid or @before, then +SEC or nothing, SEC 1 to 86400");
 			break;
 		}
 		case 'Z':
@@ -5214,8 +5256,12 @@ static void _parse_args(int argc, char **argv)
 			       (opt.pass_mode == PASS_NONE)))
 		_die("--storm needs passes, and no --bench or --churn");
 	if (opt.end_job && ((opt.pass_mode != PASS_STATE) || opt.churn_seed ||
-			    opt.bench_file || (opt.end_after && opt.real_clock)))
-		_die("--end-job needs --pass state, no --churn or --bench, and with +SEC no --real-clock");
+			    opt.bench_file))
+		_die("--end-job needs --pass state, and no --churn or --bench");
+	if ((opt.mid_before || opt.mid_after) && !opt.mid_cmd)
+		_die("--save-mid-at needs --save-mid");
+	if ((opt.mid_after || opt.end_after) && opt.real_clock)
+		_die("--save-mid-at and --end-job with +SEC need the frozen clock (no --real-clock)");
 	if (opt.mid_cmd && ((opt.pass_mode != PASS_STATE) ||
 			    opt.churn_seed || opt.bench_file || !opt.state_dir))
 		_die("--save-mid needs --pass state and --state, and no --churn or --bench");

@@ -21,7 +21,9 @@
 #    times it would not;
 #  - killed in a pass after slurmctld saved its own usage in it: the
 #    restart sets that save aside for the snapshot (the pass-begun mark),
-#    and charges as if killed before the pass (nothing twice).
+#    and charges as if killed before the pass (nothing twice);
+#  - a clean stop whose last slurmctld save came during a pass: the
+#    snapshot fini() saves holds the whole pass (nothing lost).
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "${top_srcdir:-.}/tests/harness/lib.sh"
@@ -341,6 +343,49 @@ for algo in fairtree classic; do
 		ko "$algo: killed in a pass after slurmctld saved its usage in it"
 		grep -i "snapshot\|usage file\|begun\|save-mid" "$tmp/$algo-m2.err" "$tmp/$algo-m3.err"
 		usage "$tmp/$algo-c3.out" | diff "$tmp/$algo-m3.usage" - | head
+	fi
+done
+
+# ---- a clean stop, slurmctld's last save made during a pass -------------
+# A stopping slurmctld saves its usage (save_all_state()) before it calls
+# the plugin's fini(), and a pass running then ends after that save. s:
+# passes at now, then at now+600, where slurmctld's last save is made a
+# second into the pass (--save-mid-at @before+1: after the classic pass's
+# fair-share walk, before its charges; after Fair Tree's decay, before its
+# charges), and the run stops cleanly once the pass has ended. r: the same
+# with slurmctld's last save made after the pass (--slurm-save). A restart
+# loading slurmctld's save (now+660) must charge the same from either:
+# fini() saved a snapshot taken after that save. Without it, classic
+# loses the pass's charges (its snapshot bears the time of its fair-share
+# walk, before that save, which is then gone on from). n: s without
+# Prism's snapshot, to show that the save lacks the pass's charges.
+for algo in fairtree classic; do
+	conf=$C
+	[ "$algo" = classic ] && conf=$tmp/classic.conf
+	d=$tmp/stop-$algo
+	run "$algo-s1" "$d" "$now" --conf "$conf" --last-ran $((now - 3600))
+	cp -r "$d" "$d-r"
+	run "$algo-s2" "$d" $((now + 600)) --conf "$conf" \
+		--save-mid true --save-mid-at @before+1
+	run "$algo-r2" "$d-r" $((now + 600)) --conf "$conf" --slurm-save
+	cp -r "$d" "$d-n"
+	rm "$d-n/priority_prism_usage"
+	run "$algo-s3" "$d" $((now + 660)) --conf "$conf" --slurm-load
+	run "$algo-r3" "$d-r" $((now + 660)) --conf "$conf" --slurm-load
+	run "$algo-n3" "$d-n" $((now + 660)) --conf "$conf" --slurm-load
+	usage "$tmp/$algo-r3.out" >"$tmp/$algo-r3.usage"
+	if grep -q "slurmctld's usage saved at $((now + 601)), in the pass" \
+		"$tmp/$algo-s2.err" &&
+		grep -q "usage snapshot of the pass at $((now + 600)) (taken at $((now + 601))) applied" \
+			"$tmp/$algo-s3.err" && [ -s "$tmp/$algo-r3.usage" ] &&
+		usage "$tmp/$algo-s3.out" | cmp -s - "$tmp/$algo-r3.usage" &&
+		! usage "$tmp/$algo-n3.out" | cmp -s - "$tmp/$algo-r3.usage"
+	then
+		ok "$algo: a clean stop whose last slurmctld save came during a pass: the restart charges as if that save came after the pass"
+	else
+		ko "$algo: a clean stop whose last slurmctld save came during a pass"
+		grep -i "snapshot\|usage file\|save-mid" "$tmp/$algo-s2.err" "$tmp/$algo-s3.err"
+		usage "$tmp/$algo-s3.out" | diff "$tmp/$algo-r3.usage" - | head
 	fi
 done
 
