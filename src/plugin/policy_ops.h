@@ -30,6 +30,8 @@ typedef struct prism_pass {
 	bool recalc;		/* a pass, not a submission */
 	prism_prio_conf_t conf;	/* multifactor's snapshot (weights, flags) */
 	prism_world_t world;	/* the cluster's size */
+	uint32_t jobs;		/* jobs in job_list as a pass of a batched
+				 * policy began (the room it makes), else 0 */
 } prism_pass_t;
 
 typedef struct prism_policy_ops {

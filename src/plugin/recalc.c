@@ -560,6 +560,19 @@ static void _save_figures(const pass_t *pass, const struct timespec *t0,
 	(void) prism_state_file_write_own(PRISM_PASSINFO_NAME, buf, len);
 }
 
+/* The jobs in job_list now (0: none), under the job read lock. */
+static uint32_t _job_count(void)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	uint32_t n = 0;
+
+	lock_slurmctld(job_read_lock);
+	if (*prism_ctl.job_list)
+		n = list_count(*prism_ctl.job_list);
+	unlock_slurmctld(job_read_lock);
+	return n;
+}
+
 /* Recalculate every job now (one pass). */
 static void _pass(void)
 {
@@ -604,6 +617,9 @@ static void _pass(void)
 	if (pass.with_dbd && pass.p.decayed)
 		(void) prism_state_begun_save(pass.p.now);
 	pass.inst = prism_policy_get();
+	/* (a batched policy makes room for every job before the walk) */
+	if (prism_policy_batched(pass.inst))
+		pass.p.jobs = _job_count();
 	after_fs = prism_policy_after_fs(pass.inst, &pass.p);
 	began = prism_policy_pass_begin(pass.inst, &pass.p);
 	prism_usage_reset_if_due(&next, pass.p.now);

@@ -30,6 +30,11 @@
 #   BENCH_KEEP     directory to keep worlds, confs, reports, bench files
 #   BENCH_TIMEOUT  harness --timeout per phase (1800 s)
 #   BENCH_BUILD    1 (default): make the harness and the plugin first
+#   BENCH_POLICIES Prism's own policies to run too on every world, e.g.
+#                  "moab gridengine" (default: none), with the examples
+#                  in slurm-conf-examples/ and the first algorithm's
+#                  flags; their priorities are their own (not compared),
+#                  their figures are put beside multifactor's
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -154,10 +159,11 @@ header() {
 	echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 }
 
-# row LABEL BENCH BASIC CHECK -> table row; also "name=value" lines in
-# $tmp/last.vals for the ratio row
+# row JOBS ASSOCS ALGO BASIC BENCH CHECK NAME [LABEL] -> table row; also
+# "name value" lines in $tmp/NAME.vals for the ratio row; LABEL: the
+# plugin column (default: the plugin's name)
 row() {
-	awk -v jl="$1" -v al="$2" -v algo="$3" -v check="$6" -v vals="$tmp/$7.vals" '
+	awk -v jl="$1" -v al="$2" -v algo="$3" -v check="$6" -v vals="$tmp/$7.vals" -v label="${8:-}" '
 	FILENAME == ARGV[1] { b[$1] = $NF; next }
 	{ v[$1] = $NF }
 	function hold(kind, pfx,   k, m) {
@@ -170,6 +176,7 @@ row() {
 	{ line[NR] = $0 }
 	END {
 		p = v["plugin"]; sub(/^priority\//, "", p)
+		if (label != "") p = label
 		pend = v["jobs_pending"]
 		f["cpu"] = v["pass_cpu_ns"] / 1e6
 		f["wall"] = v["pass_wall_ns"] / 1e6
@@ -204,8 +211,10 @@ row() {
 	}' "$4" "$5"
 }
 
+# ratio_row JOBS ASSOCS ALGO [NAME LABEL]: the ratio of $tmp/NAME.vals
+# (default: prism) to $tmp/multifactor-ALGO.vals, labelled LABEL
 ratio_row() {
-	awk -v jl="$1" -v al="$2" -v algo="$3" '
+	awk -v jl="$1" -v al="$2" -v algo="$3" -v label="${5:-prism / multifactor}" '
 	FILENAME == ARGV[1] { m[$1] = $2; next }
 	{ p[$1] = $2 }
 	function r(k) {
@@ -213,11 +222,46 @@ ratio_row() {
 		return sprintf("%.2f", p[k] / m[k])
 	}
 	END {
-		printf "| %s | %s | %s | **prism / multifactor** | %s | %s | %s | %s | %s | %s | %s | - | %s | - | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
-			jl, al, algo, r("cpu1"), r("fs1"), r("cpu"), r("wall"), r("max"), r("sum"),
+		printf "| %s | %s | %s | **%s** | %s | %s | %s | %s | %s | %s | %s | - | %s | - | %s | %s | %s | %s | %s | %s | %s | %s | |\n",
+			jl, al, algo, label, r("cpu1"), r("fs1"), r("cpu"), r("wall"), r("max"), r("sum"),
 			r("holds"), r("hcpu"), r("fs"), r("decay"), r("fsd"), r("set"), r("sprio"),
 			r("rows"), r("rss"), r("bpj")
-	}' "$tmp/multifactor.vals" "$tmp/prism.vals"
+	}' "$tmp/multifactor-$3.vals" "$tmp/${4:-prism}.vals"
+}
+
+# policy_conf POLICY ALGO: the slurm.conf of Prism's POLICY with its
+# example file
+policy_conf() {
+	mkconf "$(algo_flags "$2")"
+	case $1 in
+	moab) echo "PriorityParameters=policy=moab,config=$src/slurm-conf-examples/prism-moab.conf" ;;
+	gridengine) echo "PriorityParameters=policy=gridengine,config=$src/slurm-conf-examples/gridengine.conf" ;;
+	*) echo "$prog: unknown policy $1" >&2; return 2 ;;
+	esac
+}
+
+# runs NAME CONF PLUGIN [EVENTS ADVANCE]: reps runs of the measured
+# passes, the median of their figures in NAME.bench (the first run's
+# report in NAME.1.out). The harness ends a pass, and moves its clock, at
+# every save under the state-file lock; a Moab or Grid Engine pass makes
+# two (Prism's state, then the policy's usage), so a policy's runs wait
+# for 3 (EVENTS) with the clock moved 150 s at each (ADVANCE 150,150):
+# the measured pass, the second, has 300 s as every other, and its
+# figures end at its state file (its policy usage save is not in them).
+runs() {
+	r_i=1 r_files=""
+	while [ "$r_i" -le "$reps" ]; do
+		echo "run.sh:   ${1##*/} run $r_i/$reps" >&2
+		if [ "$r_i" = 1 ]; then r_rep=jobs; else r_rep=none; fi
+		run "$1.$r_i" "$2" "$3" --last-ran "$last_ran" \
+			--passes "${4:-2}" --calc-period 1 \
+			--advance "${5:-300}" --report "$r_rep" ||
+			return 1
+		r_files="$r_files $1.$r_i.bench"
+		r_i=$((r_i + 1))
+	done
+	# shellcheck disable=SC2086
+	median $r_files >"$1.bench"
 }
 
 start=$(date +%s)
@@ -229,6 +273,7 @@ for size in $sizes; do
 	jl=${size%x*} al=${size#*x}
 	t0=$(date +%s)
 	d="$tmp/$size"
+	rm -f "$tmp"/*.vals
 	make_world "$size" "$d" "$seed"
 	reps=${BENCH_REPEAT:-}
 	if [ -z "$reps" ]; then
@@ -242,23 +287,8 @@ for size in $sizes; do
 		mkconf "$flags" >"$d/$algo.conf"
 		ok=1
 		for plugin in multifactor prism; do
-			i=1
-			while [ "$i" -le "$reps" ]; do
-				echo "run.sh:   $size $algo $plugin run $i/$reps" >&2
-				if [ "$i" = 1 ]; then rep="--report jobs"; else rep="--report none"; fi
-				run "$d/$algo.$plugin.$i" "$d/$algo.conf" \
-					"priority/$plugin" --last-ran "$last_ran" \
-					--passes 2 --calc-period 1 --advance 300 \
-					$rep || { ok=0; break; }
-				i=$((i + 1))
-			done
-			[ "$ok" = 1 ] || break
-			i=1 files=""
-			while [ "$i" -le "$reps" ]; do
-				files="$files $d/$algo.$plugin.$i.bench"
-				i=$((i + 1))
-			done
-			median $files >"$d/$algo.$plugin.bench"
+			runs "$d/$algo.$plugin" "$d/$algo.conf" \
+				"priority/$plugin" || { ok=0; break; }
 		done
 		if [ "$ok" != 1 ]; then
 			failed=$((failed + 1))
@@ -266,12 +296,28 @@ for size in $sizes; do
 		fi
 		check=$(compare "$d/$algo.multifactor.1.out" "$d/$algo.prism.1.out")
 		case $check in ok*) ;; *) failed=$((failed + 1)) ;; esac
-		for plugin in multifactor prism; do
-			row "$jl" "$al" "$algo" "$d/basic.bench" \
-				"$d/$algo.$plugin.bench" "$check" "$plugin"
-		done
+		row "$jl" "$al" "$algo" "$d/basic.bench" \
+			"$d/$algo.multifactor.bench" "$check" "multifactor-$algo"
+		row "$jl" "$al" "$algo" "$d/basic.bench" \
+			"$d/$algo.prism.bench" "$check" prism
 		ratio_row "$jl" "$al" "$algo"
 		[ -n "${BENCH_KEEP:-}" ] || rm -f "$d"/$algo.*.out
+	done
+	# Prism's own policies, beside the first algorithm's multifactor
+	algo=${algos%% *}
+	for policy in ${BENCH_POLICIES:-}; do
+		policy_conf "$policy" "$algo" >"$d/$policy.conf" || exit 2
+		if ! runs "$d/$policy.prism" "$d/$policy.conf" priority/prism \
+			3 150,150 ||
+			[ ! -f "$tmp/multifactor-$algo.vals" ]; then
+			failed=$((failed + 1))
+			continue
+		fi
+		row "$jl" "$al" "$algo" "$d/basic.bench" \
+			"$d/$policy.prism.bench" "own policy" "$policy" \
+			"prism policy=$policy"
+		ratio_row "$jl" "$al" "$algo" "$policy" \
+			"prism policy=$policy / multifactor"
 	done
 	[ -n "${BENCH_KEEP:-}" ] || rm -f "$d/world" "$d"/*.out
 	echo "run.sh: world $size done in $(secs_since "$t0") s" >&2
