@@ -318,12 +318,20 @@ fi
 # ends since that pass would be lost). Without the mark (an earlier
 # Prism's files) the save is gone on from, and it would not.
 { cat "$C"; echo "PriorityFlags=NO_FAIR_TREE"; } >"$tmp/classic.conf"
-for algo in fairtree classic; do
+
+# first ALGO NAME DIR COPY: conf set to ALGO's slurm.conf (fairtree,
+# classic), a pass at now with an hour to charge in DIR (run NAME), its
+# files copied to COPY
+first() {
 	conf=$C
-	[ "$algo" = classic ] && conf=$tmp/classic.conf
+	[ "$1" = classic ] && conf=$tmp/classic.conf
+	run "$2" "$3" "$now" --conf "$conf" --last-ran $((now - 3600))
+	cp -r "$3" "$4"
+}
+
+for algo in fairtree classic; do
 	m=$tmp/mid-$algo
-	run "$algo-m1" "$m" "$now" --conf "$conf" --last-ran $((now - 3600))
-	cp -r "$m" "$m-c"
+	first "$algo" "$algo-m1" "$m" "$m-c"
 	run "$algo-m2" "$m" $((now + 600)) --conf "$conf" \
 		--save-mid "cp -r $m $m-k"
 	cp -r "$m-k" "$m-nomark"
@@ -360,11 +368,8 @@ done
 # walk, before that save, which is then gone on from). n: s without
 # Prism's snapshot, to show that the save lacks the pass's charges.
 for algo in fairtree classic; do
-	conf=$C
-	[ "$algo" = classic ] && conf=$tmp/classic.conf
 	d=$tmp/stop-$algo
-	run "$algo-s1" "$d" "$now" --conf "$conf" --last-ran $((now - 3600))
-	cp -r "$d" "$d-r"
+	first "$algo" "$algo-s1" "$d" "$d-r"
 	run "$algo-s2" "$d" $((now + 600)) --conf "$conf" \
 		--save-mid true --save-mid-at @before+1
 	run "$algo-r2" "$d-r" $((now + 600)) --conf "$conf" --slurm-save
