@@ -33,6 +33,10 @@
 # used (bash's "times"); a daemon that was not waited for is not in it
 # (the cluster tests run under tests/cluster/isolate.sh, whose PID 1
 # reaps their daemons, so theirs is).
+# After the table, the machine's own CPU figures over the run (from
+# /proc/stat): how busy its CPUs were, how much of that in the kernel,
+# and what the hypervisor took: a run whose CPUs were busy throughout is
+# bound by CPU, not by its waits.
 
 declare -A SCHED_SLOTS=([cpu]=2 [wait]=12 [io]=2)
 
@@ -41,6 +45,7 @@ _s_name=() _s_class=() _s_needs=() _s_cmd=() _s_est=() _s_order=()
 _s_state=() _s_pid=() _s_start=() _s_end=() _s_cpu=() _s_why=()
 _s_log=
 _s_t0=0
+_s_stat0=
 
 # _sched_now: milliseconds since sched_run started, in _now
 sched_slots() {
@@ -226,8 +231,29 @@ _sched_reap_lost() {
 	done
 }
 
+# _sched_stat: the machine's CPU ticks so far: busy, of which in the
+# kernel, idle, stolen (the first line of /proc/stat; nothing without it)
+_sched_stat() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $4 + $7 + $8, $5 + $6, $9 }' \
+		/proc/stat 2>/dev/null
+}
+
+# _sched_machine: the machine's CPU figures since sched_run began
+_sched_machine() {
+	local now hz
+	now=$(_sched_stat)
+	[ -n "$_s_stat0" ] && [ -n "$now" ] || return 0
+	hz=$(getconf CLK_TCK 2>/dev/null) || hz=100
+	echo "$_s_stat0 $now" | awk -v hz="$hz" '{
+		b = ($5 - $1) / hz; k = ($6 - $2) / hz; i = ($7 - $3) / hz; s = ($8 - $4) / hz
+		printf "the machine'"'"'s CPUs: %d s busy (%d s of it in the kernel, %d s taken by the hypervisor), %d s idle: %.0f%% busy\n",
+			b, k, s, i, (b + i > 0) ? 100 * b / (b + i) : 0
+	}'
+}
+
 sched_run() {
 	local i rc who progress class
+	_s_stat0=$(_sched_stat)
 	_s_log=$(mktemp -d "${TMPDIR:-/tmp}/prism-test.XXXXXX")
 	local t=${EPOCHREALTIME/./}
 	_s_t0=$((t / 1000))
@@ -357,6 +383,7 @@ _sched_report() {
 	done
 	_sched_now
 	printf 'total: %s (%d s)\n' "$(_sched_fmt "$_now")" $((_now / 1000))
+	_sched_machine
 	if [ -n "$last" ]; then
 		echo
 		echo "the path that decided the total (start, end, step):"
