@@ -90,6 +90,9 @@ later_packages=(
 	# tests/cluster/test-metrics.sh: promtool, a real Prometheus and
 	# node_exporter's textfile collector
 	prometheus prometheus-node-exporter
+	# the cluster tests' polling loops: sleep without a process
+	# (tests/cluster/lib.sh)
+	bash-builtins
 )
 
 # ---------------------------------------------------------------- helpers

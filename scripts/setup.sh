@@ -31,8 +31,9 @@ packages=(
 	# prism metrics --listen (HTTP); promtool, prometheus and node_exporter
 	# (textfile collector) for its tests; systemd-analyze for its units
 	libmicrohttpd-dev prometheus prometheus-node-exporter systemd
-	# the cluster test
-	munge mariadb-server mariadb-client procps
+	# the cluster test (bash-builtins: sleep without a process in its
+	# polling loops, tests/cluster/lib.sh)
+	munge mariadb-server mariadb-client procps bash-builtins
 	# tests/cluster/check-explain-mf.py
 	python3
 	# the fuzz targets

@@ -22,6 +22,12 @@ unset _d
 
 PRISM_CLUSTER_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# sleep as a bash builtin where Debian's bash-builtins is installed
+# (scripts/setup.sh and the Debian roots install it): the polling loops
+# sleep a fraction of a second thousands of times in a run, and a process
+# costs milliseconds of CPU on a small virtual machine. sleep(1) without.
+enable -f sleep sleep 2>/dev/null || true
+
 # cluster_test_begin NAME -- for the tests/cluster/test-*.sh scripts: zero
 # PASSED, FAILED and FINISHED, make DIR (a fresh temp dir prism-NAME.*),
 # and trap EXIT, INT and TERM so that whatever happens the cluster in DIR
@@ -276,25 +282,31 @@ EOF
     fi
 }
 
-# proc_starttime PID -- print field 22 (starttime) of /proc/PID/stat.
-proc_starttime() {
+# _proc_stat PID -- read /proc/PID/stat in this shell (no process): its
+# state (field 3) into _PSTAT_STATE, its parent (4) into _PSTAT_PPID, its
+# session (6) into _PSTAT_SESSION, its start time (22) into _PSTAT_START;
+# 1 when PID is gone
+_proc_stat() {
     local stat rest
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    local -a fields
+    { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
     rest=${stat##*) }          # strip "pid (comm) " (comm may hold spaces)
     # rest starts at field 3 (state); starttime is field 22 => index 19.
-    local -a fields
     read -r -a fields <<<"$rest"
-    echo "${fields[19]}"
+    _PSTAT_STATE=${fields[0]} _PSTAT_PPID=${fields[1]} _PSTAT_SESSION=${fields[3]}
+    _PSTAT_START=${fields[19]}
+}
+
+# proc_starttime PID -- print field 22 (starttime) of /proc/PID/stat.
+proc_starttime() {
+    _proc_stat "$1" || return 1
+    echo "$_PSTAT_START"
 }
 
 # proc_session PID -- print the session id (field 6) of PID.
 proc_session() {
-    local stat rest
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    rest=${stat##*) }
-    local -a fields
-    read -r -a fields <<<"$rest"
-    echo "${fields[3]}"
+    _proc_stat "$1" || return 1
+    echo "$_PSTAT_SESSION"
 }
 
 # record_pid DIR NAME PID -- remember a daemon we started.
@@ -312,21 +324,28 @@ recorded_pid() {
     [[ -r $f ]] || return 1
     read -r pid st <"$f" || return 1
     [[ $pid =~ ^[0-9]+$ ]] || return 1
-    cur=$(proc_starttime "$pid") || return 1
-    [[ $st == unknown || $cur == "$st" ]] || return 1
+    _proc_stat "$pid" || return 1
+    [[ $st == unknown || $_PSTAT_START == "$st" ]] || return 1
     # A zombie is as good as dead.
-    [[ $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) != Z ]] || return 1
+    [[ $_PSTAT_STATE != Z ]] || return 1
     echo "$pid"
 }
 
 # pid_alive PID STARTTIME -- same process still running?
 pid_alive() {
-    local cur state
-    cur=$(proc_starttime "$1") || return 1
-    [[ $cur == "$2" ]] || return 1
-    state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-    [[ $state != Z ]]
+    _proc_stat "$1" || return 1
+    [[ $_PSTAT_START == "$2" && $_PSTAT_STATE != Z ]]
 }
+
+# mark_mtime FILE MARK -- make MARK a file with FILE's modification time
+# (the epoch's when FILE is missing). `changed_since FILE MARK` then tells
+# whether FILE was written since, with no process: the loops that wait for
+# a pass's files poll every few hundredths of a second.
+mark_mtime() {
+    touch -d @0 "$2" || return 1
+    [[ ! -e $1 ]] || touch -r "$1" "$2" 2>/dev/null || true
+}
+changed_since() { [[ $1 -nt $2 ]]; }
 
 # stop_pid PID STARTTIME DESC [TIMEOUT] -- SIGTERM, wait, then SIGKILL.
 stop_pid() {
@@ -382,12 +401,8 @@ submit_as() {
 
 # proc_ppid PID -- print the parent PID of PID.
 proc_ppid() {
-    local stat rest
-    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-    rest=${stat##*) }
-    local -a fields
-    read -r -a fields <<<"$rest"
-    echo "${fields[1]}"
+    _proc_stat "$1" || return 1
+    echo "$_PSTAT_PPID"
 }
 
 # spool_strays DIR -- PIDs of processes whose working directory is inside

@@ -102,12 +102,11 @@ fill_nodes || die "fill jobs did not start"
 mtime() { stat -c %.3Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }
 # wait_pass -- wait for the end of the next pass; prints its time
 wait_pass() {
-    local m0 m deadline=$((SECONDS + PERIOD + 30))
-    m0=$(mtime)
+    local deadline=$((SECONDS + PERIOD + 30)) mark=$DIR/pass.mark
+    mark_mtime "$STATE/priority_prism_state" "$mark"
     while ((SECONDS < deadline)); do
-        m=$(mtime)
-        if [[ $m != "$m0" ]]; then
-            echo "$m"
+        if changed_since "$STATE/priority_prism_state" "$mark"; then
+            mtime
             return 0
         fi
         sleep 0.05
@@ -131,7 +130,7 @@ ctld_pid() { read -r p _ <"$DIR/pids/slurmctld.pid" && echo "$p"; }
 state_last() { awk '$1 == "last_recalc" { print $2 }' "$STATE/priority_prism_state" 2>/dev/null; }
 snap_pass() { od -An -t d8 -j 24 -N 8 "$STATE/priority_prism_usage" 2>/dev/null | tr -d ' '; }
 wait_dead() {
-    while [[ -d /proc/$1 ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]; do
+    while _proc_stat "$1" && [[ $_PSTAT_STATE != Z ]]; do
         sleep 0.05
     done
 }
@@ -224,7 +223,9 @@ for ((k = 1; k <= KILLS + 2; k++)); do
         offset=$(awk -v r="$RANDOM" 'BEGIN { printf "%.3f", (r % 100) / 1000 }')
         at="at ${offset}s"
         target=$(awk -v e="$end" -v p="$PERIOD" -v o="$offset" 'BEGIN { printf "%.3f", e + p + o }')
-        while awk -v t="$target" -v n="$EPOCHREALTIME" 'BEGIN { exit !(n < t) }'; do
+        # (in microseconds, so that the wait compares in the shell)
+        target_us=$(awk -v t="$target" 'BEGIN { printf "%.0f", t * 1000000 }')
+        while ((${EPOCHREALTIME//[!0-9]/} < target_us)); do
             sleep 0.01
         done
         kill -KILL "$pid"

@@ -73,12 +73,11 @@ sshare_col() {
 raw() { sshare_col "$1" "$2" RawUsage; }
 norm() { sshare_col "$1" "$2" NormUsage; }
 # a recalculation pass: both plugins rewrite multifactor's state file
-pass_mtime() { stat -c %Y "$DIR/state/priority_last_decay_ran" 2>/dev/null || echo 0; }
+PASS_FILE=$DIR/state/priority_last_decay_ran
 wait_pass() {
-    local m0
-    m0=$(pass_mtime)
+    mark_mtime "$PASS_FILE" "$DIR/pass.mark"
     wait_for "$(limit_passes 1)" "a recalculation pass ($1)" \
-        bash -c "[[ \$(stat -c %Y '$DIR/state/priority_last_decay_ran' 2>/dev/null || echo 0) != $m0 ]]"
+        changed_since "$PASS_FILE" "$DIR/pass.mark"
     sleep 1
 }
 holds() { awk "BEGIN { exit !($1) }"; }
@@ -200,14 +199,14 @@ sacctmgr -i add user man account=physics fairshare=10 >/dev/null ||
     die "sacctmgr could not add user man"
 log "stopping slurmdbd; starting slurmctld without it"
 stop_recorded "$DIR" slurmdbd
-m_stop=$(pass_mtime)
+mark_mtime "$PASS_FILE" "$DIR/stop.mark"
 start_slurmctld "$DIR" || die "slurmctld did not start with slurmdbd down"
 has_man() { sshare -a -n -P -A physics -o Account,User 2>/dev/null | grep -q '|man$'; }
 # the pass slurmctld runs as it starts (it charges only the seconds since
 # the pass before the stop): g1 after it, so that g1 -> g2 is a whole
 # period's charge, however long slurmctld took to start
 wait_for "$(limit_passes 1)" "slurmctld's first pass after the restart" \
-    bash -c "[[ \$(stat -c %Y '$DIR/state/priority_last_decay_ran' 2>/dev/null || echo 0) != $m_stop ]]" ||
+    changed_since "$PASS_FILE" "$DIR/stop.mark" ||
     log "no pass seen since the restart (the check below says what it read)"
 sleep 1
 g1=$(raw daemon physics)

@@ -120,19 +120,19 @@ games_pct() {
 pass_mtime() { stat -c %.3Y "$STATE/priority_last_decay_ran" 2>/dev/null || echo 0; }
 # wait_pass WHAT -- wait for the end of the next pass; prints its time
 wait_pass() {
-    local m0 m deadline
-    m0=$(pass_mtime)
+    local m deadline f=$STATE/priority_last_decay_ran mark=$DIR/pass.mark
+    mark_mtime "$f" "$mark"
     deadline=$((SECONDS + $(limit_passes 1)))
     while ((SECONDS < deadline)); do
-        m=$(pass_mtime)
-        if [[ $m != "$m0" ]]; then
+        if changed_since "$f" "$mark"; then
+            m=$(pass_mtime)
             sleep 1 # the plugin's other files, written with it
             echo "$m"
             return 0
         fi
         sleep 0.1
     done
-    log "no recalculation pass within $(limit_passes 1) s ($1); the last ended at $m0"
+    log "no recalculation pass within $(limit_passes 1) s ($1); the last ended at $(pass_mtime)"
     return 1
 }
 # lead -- the mean priority of daemon's pending jobs less bin's
