@@ -320,7 +320,7 @@ record_pid() {
 # recorded_pid DIR NAME -- print the PID recorded for NAME if that very
 # process (same start time) is still alive; return 1 otherwise.
 recorded_pid() {
-    local f="$1/pids/$2.pid" pid st cur
+    local f="$1/pids/$2.pid" pid st
     [[ -r $f ]] || return 1
     read -r pid st <"$f" || return 1
     [[ $pid =~ ^[0-9]+$ ]] || return 1
