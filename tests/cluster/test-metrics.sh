@@ -105,6 +105,15 @@ steady() {
     return 1
 }
 
+# pass_field NAME -- the field NAME of the plugin's pass file
+# ($D/state/priority_prism_pass; 0 without it); passes_above N -- the
+# plugin has made more than N passes
+pass_field() {
+    { awk -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' \
+        "$D/state/priority_prism_pass" || echo 0; } 2>/dev/null
+}
+passes_above() { (($(pass_field passes) > $1)); }
+
 # pass_file_away -- move the plugin's pass file ($D/state/priority_prism_pass)
 # aside for a check to run without it. The plugin writes it at the end of
 # every pass, and passes start a PriorityCalcPeriod apart: when the next
@@ -114,16 +123,10 @@ steady() {
 # says nothing), the pass's file kept.
 PASS_CLEAR=20
 pass_file_away() {
-    local pf=$D/state/priority_prism_pass start n0
-    start=$(awk '$1 == "pass_start" { print $2 }' "$pf")
-    if (($(date +%s) + PASS_CLEAR >= ${start:-0} + $(DIR=$D calc_period))); then
-        n0=$(awk '$1 == "passes" { print $2 }' "$pf")
-        pass_after() {
-            local p
-            p=$(awk '$1 == "passes" { print $2 }' "$pf" 2>/dev/null) && ((p > n0))
-        }
+    local pf=$D/state/priority_prism_pass
+    if (($(date +%s) + PASS_CLEAR >= $(pass_field pass_start) + $(DIR=$D calc_period))); then
         wait_for "$(DIR=$D limit_passes 1)" "the pass due before a check without the pass file" \
-            pass_after || die "$D: no pass came"
+            passes_above "$(pass_field passes)" || die "$D: no pass came"
     fi
     mv "$pf" "$D/pass.aside"
 }
@@ -423,14 +426,8 @@ $extra}"
     submit_as games -H -p low -n 1 -o /dev/null --chdir="$D" --wrap 'sleep 10' >/dev/null
     # a pass that saw every job: the pass count read now, then one more
     local p0
-    p0=$(awk '$1 == "passes" { print $2 }' "$D/state/priority_prism_pass" 2>/dev/null || true)
-    p0=${p0:-0}
-    seen_pass() {
-        local p
-        p=$(awk '$1 == "passes" { print $2 }' "$D/state/priority_prism_pass" 2>/dev/null) &&
-            ((p > p0))
-    }
-    wait_for "$(limit_passes 1)" "a pass after the jobs were submitted" seen_pass ||
+    p0=$(pass_field passes)
+    wait_for "$(limit_passes 1)" "a pass after the jobs were submitted" passes_above "$p0" ||
         log "$name: no pass came"
 
     # (a) exit 0 and promtool
