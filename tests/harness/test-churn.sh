@@ -164,7 +164,8 @@ compare_chunks() {
 	n=0
 	while [ -e "$1.chunk.$n" ]; do
 		c="$1.chunk.$n"
-		out=$(awk -v show="$show" -f "$here/compare.awk" "$c" "$2.chunk.$n" 2>&1)
+		# (the C locale: see compare() in test-compare.sh)
+		out=$(LC_ALL=C awk -v show="$show" -f "$here/compare.awk" "$c" "$2.chunk.$n" 2>&1)
 		r=$?
 		echo "$out" | sed -n 's/^SUMMARY //p' >>"$tmp/cmp.summaries"
 		if [ "$r" != 0 ]; then
