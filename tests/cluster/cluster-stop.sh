@@ -67,7 +67,8 @@ fi
 # 2. slurmd instances.
 shopt -s nullglob
 for f in "$DIR"/pids/slurmd-*.pid; do
-    stop_recorded "$DIR" "$(basename "$f" .pid)" 20 || rc=1
+    f=${f##*/}
+    stop_recorded "$DIR" "${f%.pid}" 20 || rc=1
 done
 
 # 2b. Stray slurmstepd / job processes of this cluster (jobs that could not
@@ -111,7 +112,8 @@ fi
 
 # 4. Final check.
 for f in "$DIR"/pids/*.pid; do
-    name=$(basename "$f" .pid)
+    name=${f##*/}
+    name=${name%.pid}
     if pid=$(recorded_pid "$DIR" "$name"); then
         log "WARNING: $name (pid $pid) is still running"
         rc=1

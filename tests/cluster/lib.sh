@@ -27,6 +27,8 @@ PRISM_CLUSTER_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # sleep a fraction of a second thousands of times in a run, and a process
 # costs milliseconds of CPU on a small virtual machine. sleep(1) without.
 enable -f sleep sleep 2>/dev/null || true
+# realpath likewise, for spool_strays' reading of every process's cwd
+enable -f realpath realpath 2>/dev/null || true
 
 # cluster_test_begin NAME -- for the tests/cluster/test-*.sh scripts: zero
 # PASSED, FAILED and FINISHED, make DIR (a fresh temp dir prism-NAME.*),
@@ -159,21 +161,34 @@ _wait_state() {
     fi
 }
 
-# poll_interval START -- seconds to sleep before the next poll of a wait
-# that began at SECONDS=START: 0.5 s for its first 10 s (an RPC's answer,
-# a job's start), 1 s up to 30 s, then 2 s (a recalculation pass, which
-# comes once a minute). Each poll is a Slurm client command, some 25 ms of
-# CPU with the daemons' share; a wait for a pass polled 120 times at a
-# constant 0.5 s, and the polls were about a third of test-multifactor.sh's CPU.
+# poll_interval START -- POLL_INTERVAL: seconds to sleep before the next
+# poll of a wait that began at SECONDS=START: 0.5 s for its first 10 s (an
+# RPC's answer, a job's start), 1 s up to 30 s, then 2 s (a recalculation
+# pass, which comes once a minute). Each poll is a Slurm client command,
+# some 25 ms of CPU with the daemons' share; a wait for a pass polled 120
+# times at a constant 0.5 s, and the polls were about a third of
+# test-multifactor.sh's CPU. (A variable, not output: a subshell per poll
+# costs a process.)
+POLL_INTERVAL=
 poll_interval() {
     local waited=$((SECONDS - $1))
     if ((waited < 10)); then
-        echo 0.5
+        POLL_INTERVAL=0.5
     elif ((waited < 30)); then
-        echo 1
+        POLL_INTERVAL=1
     else
-        echo 2
+        POLL_INTERVAL=2
     fi
+}
+
+# usec SECONDS -- USEC: SECONDS (a decimal such as 0.5, or $EPOCHREALTIME)
+# in whole microseconds, computed in the shell (the current time in
+# microseconds is ${EPOCHREALTIME//[!0-9]/})
+USEC=
+usec() {
+    local s=${1%%[.,]*} f=000000
+    [[ $1 == *[.,]* ]] && f=${1#*[.,]}000000
+    USEC=$((10#${s:-0} * 1000000 + 10#${f:0:6}))
 }
 
 # wait_for TIMEOUT_SECONDS DESCRIPTION CMD [ARGS...]
@@ -196,7 +211,8 @@ wait_for() {
             rm -f -- "$out"
             return 1
         fi
-        sleep "$(poll_interval "$start")"
+        poll_interval "$start"
+        sleep "$POLL_INTERVAL"
     done
 }
 
@@ -405,6 +421,20 @@ proc_ppid() {
     echo "$_PSTAT_PPID"
 }
 
+# _cwd_of PID -- _CWD: the working directory of PID (with the realpath
+# builtin where it is loaded: no process); 1 when it cannot be read
+_CWD=
+_cwd_of() {
+    if [[ $(type -t realpath) == builtin ]]; then
+        local -a resolved=()
+        realpath -q -a resolved "/proc/$1/cwd" 2>/dev/null || return 1
+        ((${#resolved[@]})) || return 1
+        _CWD=${resolved[0]}
+    else
+        _CWD=$(readlink "/proc/$1/cwd" 2>/dev/null)
+    fi
+}
+
 # spool_strays DIR -- PIDs of processes whose working directory is inside
 # DIR/spool (slurmstepd inherits the cwd of the slurmd that forked it and
 # cluster-start.sh starts each slurmd in DIR/spool/<node>), followed by all
@@ -415,17 +445,20 @@ spool_strays() {
     local -A skip=() roots=()
     for f in "$dir"/pids/*.pid; do
         [[ -e $f ]] || continue
-        p=$(recorded_pid "$dir" "$(basename "$f" .pid)") && skip[$p]=1
+        f=${f##*/}
+        p=$(recorded_pid "$dir" "${f%.pid}") && skip[$p]=1
     done
     p=$$
     while [[ $p =~ ^[0-9]+$ ]] && ((p > 1)); do
         skip[$p]=1
-        p=$(proc_ppid "$p") || break
+        _proc_stat "$p" || break
+        p=$_PSTAT_PPID
     done
     for p in /proc/[0-9]*; do
         p=${p#/proc/}
         [[ -n ${skip[$p]:-} ]] && continue
-        cwd=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
+        _cwd_of "$p" || continue
+        cwd=$_CWD
         [[ $cwd == "$dir/spool" || $cwd == "$dir/spool/"* ]] && roots[$p]=1
     done
     ((${#roots[@]} > 0)) || return 0
@@ -439,7 +472,8 @@ spool_strays() {
         for p in /proc/[0-9]*; do
             p=${p#/proc/}
             [[ -n ${all[$p]:-} || -n ${skip[$p]:-} ]] && continue
-            pp=$(proc_ppid "$p" 2>/dev/null) || continue
+            _proc_stat "$p" || continue
+            pp=$_PSTAT_PPID
             if [[ -n ${all[$pp]:-} ]]; then
                 all[$p]=1
                 changed=1

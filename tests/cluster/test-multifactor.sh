@@ -220,7 +220,15 @@ snap_get() {
     awk -F'|' -v a="$2" -v u="$3" -v i="$idx" \
         '$1 == a && $2 == u { print $i; f = 1; exit } END { exit !f }' <<<"$1"
 }
-usage_sig() { cut -d'|' -f1,2,5 <<<"$1" | tr '\n' ' '; }
+# usage_sig SNAP -- its ACCOUNT|USER|RawUsage fields, one line (in the
+# shell: it runs at every poll of a pass)
+usage_sig() {
+    local acct user raw sig=
+    while IFS='|' read -r acct user _ _ raw _; do
+        sig+="$acct|$user|$raw "
+    done <<<"$1"
+    printf '%s' "$sig"
+}
 
 # sprio_snap -- one line per pending job and partition:
 #   JOBID|PARTITION|USER|PRIORITY|SITE|AGE|ASSOC|FAIRSHARE|JOBSIZE|PARTITION_F|QOS|NICE|TRES
@@ -321,9 +329,9 @@ poll_hook() {
 }
 # sleep_polling SECONDS -- sleep, running poll_hook every 0.5 s.
 sleep_polling() {
-    local end
-    end=$(calc 'a + b' "a=$EPOCHREALTIME" "b=$1")
-    while holds 'n < e' "n=$EPOCHREALTIME" "e=$end"; do
+    usec "$1"
+    local end=$((${EPOCHREALTIME//[!0-9]/} + USEC))
+    while ((${EPOCHREALTIME//[!0-9]/} < end)); do
         poll_hook
         sleep 0.5
     done
@@ -353,13 +361,14 @@ wait_pass() {
     local refsig t_call t_old=
     refsig=$(usage_sig "$ref")
     while ((SECONDS - start < timeout)); do
-        sleep_polling "$(poll_interval "$start")"
-        t_call=$(now)
+        poll_interval "$start"
+        sleep_polling "$POLL_INTERVAL"
+        t_call=$EPOCHREALTIME
         cur=$(sshare_snap) || continue
         [[ -n $cur ]] || continue
         if [[ $(usage_sig "$cur") != "$refsig" ]]; then
             SNAP=$cur
-            PASS_T=$(now)
+            PASS_T=$EPOCHREALTIME
             PASS_T_LO=$t_old
             log "recalculation pass detected ($desc) at +$(elapsed)s"
             return 0
