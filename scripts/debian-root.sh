@@ -93,6 +93,8 @@ later_packages=(
 	# the cluster tests' polling loops: sleep without a process
 	# (tests/cluster/lib.sh)
 	bash-builtins
+	# Prometheus' answers in tests/cluster/test-metrics.sh
+	jq
 )
 
 # ---------------------------------------------------------------- helpers

@@ -32,8 +32,9 @@ packages=(
 	# (textfile collector) for its tests; systemd-analyze for its units
 	libmicrohttpd-dev prometheus prometheus-node-exporter systemd
 	# the cluster test (bash-builtins: sleep without a process in its
-	# polling loops, tests/cluster/lib.sh)
-	munge mariadb-server mariadb-client procps bash-builtins
+	# polling loops, tests/cluster/lib.sh; jq: Prometheus' answers in
+	# tests/cluster/test-metrics.sh)
+	munge mariadb-server mariadb-client procps bash-builtins jq
 	# tests/cluster/check-explain-mf.py
 	python3
 	# the fuzz targets
