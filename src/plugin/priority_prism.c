@@ -60,8 +60,10 @@ PRISM_EXPORT extern int init(void)
 		return SLURM_ERROR;
 	/* (before the policy's copy is saved) */
 	prism_state_file_start();
-	if (prism_in_controller() && prism_policy_load(true) != SLURM_SUCCESS)
+	if (prism_in_controller() && prism_policy_load(true) != SLURM_SUCCESS) {
+		prism_state_dir_free();
 		return SLURM_ERROR;	/* slurmctld refuses to start */
+	}
 	prism_conf_load();
 	if (!prism_in_controller()) {
 		debug("%s loaded outside slurmctld", plugin_type);
@@ -83,6 +85,7 @@ fail:
 	prism_site_factor_fini();
 	prism_policy_fini();
 	prism_conf_free();
+	prism_state_dir_free();
 	return SLURM_ERROR;
 }
 
@@ -96,6 +99,7 @@ PRISM_EXPORT extern int fini(void)
 		prism_policy_fini();
 	}
 	prism_conf_free();
+	prism_state_dir_free();
 	return SLURM_SUCCESS;
 }
 
@@ -119,6 +123,7 @@ PRISM_EXPORT extern void priority_p_reconfig(bool assoc_clear)
 {
 	prism_prio_conf_t before, after;
 
+	prism_state_dir_load();
 	/*
 	 * A bad PriorityParameters or policy file keeps the policy in force.
 	 * Only a real reconfigure (assoc_clear) re-reads the file: the other

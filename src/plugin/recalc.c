@@ -579,7 +579,7 @@ static void _pass(void)
 	pass_t pass = { .p = { .now = time(NULL),
 			       .last = prism_recalc_last_ran(),
 			       .recalc = true },
-			.with_dbd = slurm_with_slurmdbd() };
+			.with_dbd = prism_usage_with_dbd() };
 	prism_state_t next = state;
 	bool after_fs, began, save_usage;
 	struct timespec t0, save_t0;

@@ -32,10 +32,59 @@
 /* the pass-begun mark (prism_state_begun_save()) */
 #define BEGUN_NAME "priority_prism_begun"
 
+/*
+ * StateSaveLocation as slurm_conf held it at the plugin's start and at
+ * its last reconfigure (prism_state_dir_load()). The pass thread saves
+ * its files without slurmctld's configuration lock, and a reconfigure of
+ * Slurm 22.05 frees and rereads slurm_conf in the running controller,
+ * under that lock: read there, slurm_conf.state_save_location was once
+ * NULL in test-load.sh ("cannot create (null)/priority_prism_pass.new").
+ */
+static char *state_dir;
+static pthread_mutex_t state_dir_lock = PTHREAD_MUTEX_INITIALIZER;
+
+extern void prism_state_dir_load(void)
+{
+	slurm_mutex_lock(&state_dir_lock);
+	xfree(state_dir);
+	state_dir = xstrdup(slurm_conf.state_save_location);
+	slurm_mutex_unlock(&state_dir_lock);
+}
+
+extern void prism_state_dir_free(void)
+{
+	slurm_mutex_lock(&state_dir_lock);
+	xfree(state_dir);
+	slurm_mutex_unlock(&state_dir_lock);
+}
+
+extern char *prism_state_dir(void)
+{
+	char *dir;
+
+	slurm_mutex_lock(&state_dir_lock);
+	dir = xstrdup(state_dir);
+	slurm_mutex_unlock(&state_dir_lock);
+	return dir;
+}
+
+extern bool prism_state_dir_none(void)
+{
+	bool none;
+
+	slurm_mutex_lock(&state_dir_lock);
+	none = !xstrcmp(state_dir, "/dev/null");
+	slurm_mutex_unlock(&state_dir_lock);
+	return none;
+}
+
 static char *_path(const char *name, const char *suffix)
 {
-	return xstrdup_printf("%s/%s%s", slurm_conf.state_save_location,
-			      name, suffix);
+	char *dir = prism_state_dir();
+	char *path = xstrdup_printf("%s/%s%s", dir, name, suffix);
+
+	xfree(dir);
+	return path;
 }
 
 static char *_state_path(const char *suffix)
@@ -61,7 +110,10 @@ static int _write_all(int fd, const char *buf, size_t len)
 /* Flush the directory entry of a rename. */
 static void _sync_dir(void)
 {
-	int fd = open(slurm_conf.state_save_location, O_RDONLY | O_DIRECTORY);
+	char *dir = prism_state_dir();
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
+
+	xfree(dir);
 
 	if (fd < 0)
 		return;
@@ -212,7 +264,7 @@ extern int prism_state_file_write(const char *name, const char *buf,
 {
 	int rc;
 
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	if (prism_state_dir_none())
 		return SLURM_SUCCESS;
 	lock_state_files();
 	rc = _replace_file(name, buf, len);
@@ -223,13 +275,14 @@ extern int prism_state_file_write(const char *name, const char *buf,
 extern int prism_state_file_write_own(const char *name, const char *buf,
 				      size_t len)
 {
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	if (prism_state_dir_none())
 		return SLURM_SUCCESS;
 	return _replace_file(name, buf, len);
 }
 
 extern void prism_state_file_start(void)
 {
+	prism_state_dir_load();
 	slurm_mutex_lock(&failing_lock);
 	failed_saves = 0;
 	memset(failing, 0, sizeof(failing));
@@ -315,7 +368,7 @@ extern int prism_state_save(const prism_state_t *st)
 	prism_error_t err = { "" };
 	int len, rc;
 
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	if (prism_state_dir_none())
 		return SLURM_SUCCESS;
 	len = prism_state_format(st, buf, sizeof(buf), &err);
 	if (len < 0) {
@@ -451,7 +504,7 @@ extern int64_t prism_state_begun_read(void)
 	size_t len = 0;
 	int64_t begun = 0;
 
-	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null") ||
+	if (prism_state_dir_none() ||
 	    !prism_state_file_read(BEGUN_NAME, &buf, &len))
 		return 0;
 	if (prism_begun_parse(buf, len, &begun, &err)) {

@@ -50,8 +50,23 @@ extern uint64_t prism_state_file_failures(void);
 
 /* The plugin starts (slurmctld loads it, or a controller that gave up
  * control takes it again in the same process): no save has failed yet,
- * and a file whose saves fail is logged again when they start failing. */
+ * and a file whose saves fail is logged again when they start failing.
+ * Reads StateSaveLocation (prism_state_dir_load()). */
 extern void prism_state_file_start(void);
+
+/*
+ * StateSaveLocation, read from slurm_conf by prism_state_dir_load() (at
+ * the start and at every reconfigure, where slurmctld holds its
+ * configuration lock) and kept: the pass thread, which does not hold that
+ * lock, never reads slurm_conf's, which a reconfigure of Slurm 22.05
+ * frees and rereads in the running controller. prism_state_dir(): a copy (xfree()), NULL
+ * before the first load; prism_state_dir_none(): it is /dev/null (nothing
+ * is saved); prism_state_dir_free(): forget it (fini()). Thread-safe.
+ */
+extern void prism_state_dir_load(void);
+extern void prism_state_dir_free(void);
+extern char *prism_state_dir(void);
+extern bool prism_state_dir_none(void);
 
 /*
  * Read StateSaveLocation/'name' into a new NUL-terminated buffer *buf

@@ -82,6 +82,16 @@ extern void prism_usage_conf_load(void)
 	slurm_mutex_unlock(&usage_lock);
 }
 
+extern bool prism_usage_with_dbd(void)
+{
+	bool dbd;
+
+	slurm_mutex_lock(&usage_lock);
+	dbd = with_dbd;
+	slurm_mutex_unlock(&usage_lock);
+	return dbd;
+}
+
 static int _tres_cnt(void)
 {
 	return (int) prism_ctl_tres_cnt();

@@ -246,7 +246,7 @@ extern void prism_usage_snap_stage_want(bool want)
 extern bool prism_usage_snap_stage_begin(void)
 {
 	if (!stage.want || stage.begun ||
-	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	    prism_state_dir_none())
 		return false;
 	stage.whole = false;
 	stage.begun = _copy_begin(&stage.a, &stage.h);
@@ -381,7 +381,7 @@ extern void prism_usage_snap_save(const prism_state_t *st)
 	bool ok = false;
 	size_t len;
 
-	if (xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	if (!prism_state_dir_none())
 		ok = _copy(&h, &len, &how);
 	prism_usage_snap_stage_want(false);
 	if (ok)
@@ -421,13 +421,14 @@ static int _note_loaded(void *x, void *arg)
  */
 static int64_t _loaded_save(const char *name, const loaded_t *l)
 {
-	char *path = xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-				    name);
+	char *dir = prism_state_dir();
+	char *path = xstrdup_printf("%s/%s", dir, name);
 	buf_t *buffer = create_mmap_buf(path);
 	uint16_t ver = 0;
 	time_t saved = 0;
 	int64_t rc;
 
+	xfree(dir);
 	xfree(path);
 	if (!buffer)
 		return 0;
@@ -631,7 +632,7 @@ extern int prism_usage_snap_load(prism_state_t *st)
 	int rc = SLURM_SUCCESS;
 
 	if (!slurm_with_slurmdbd() ||
-	    !xstrcmp(slurm_conf.state_save_location, "/dev/null"))
+	    prism_state_dir_none())
 		return SLURM_SUCCESS;
 	begun = prism_state_begun_read();
 	if (!prism_state_file_read(SNAP_NAME, &buf, &len))
