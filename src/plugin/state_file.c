@@ -36,9 +36,10 @@
  * StateSaveLocation as slurm_conf held it at the plugin's start and at
  * its last reconfigure (prism_state_dir_load()). The pass thread saves
  * its files without slurmctld's configuration lock, and a reconfigure of
- * Slurm 22.05 frees and rereads slurm_conf in the running controller,
- * under that lock: read there, slurm_conf.state_save_location was once
- * NULL in test-load.sh ("cannot create (null)/priority_prism_pass.new").
+ * Slurm before 24.11 frees and rereads slurm_conf in the running
+ * controller, under that lock: read there, slurm_conf.state_save_location
+ * was once NULL in test-load.sh ("cannot create
+ * (null)/priority_prism_pass.new").
  */
 static char *state_dir;
 static pthread_mutex_t state_dir_lock = PTHREAD_MUTEX_INITIALIZER;

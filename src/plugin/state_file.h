@@ -58,10 +58,11 @@ extern void prism_state_file_start(void);
  * StateSaveLocation, read from slurm_conf by prism_state_dir_load() (at
  * the start and at every reconfigure, where slurmctld holds its
  * configuration lock) and kept: the pass thread, which does not hold that
- * lock, never reads slurm_conf's, which a reconfigure of Slurm 22.05
- * frees and rereads in the running controller. prism_state_dir(): a copy (xfree()), NULL
- * before the first load; prism_state_dir_none(): it is /dev/null (nothing
- * is saved); prism_state_dir_free(): forget it (fini()). Thread-safe.
+ * lock, never reads slurm_conf's, which a reconfigure of Slurm before
+ * 24.11 frees and rereads in the running controller. prism_state_dir(): a
+ * copy (xfree()), NULL before the first load; prism_state_dir_none(): it
+ * is /dev/null (nothing is saved); prism_state_dir_free(): forget it
+ * (fini()). Thread-safe.
  */
 extern void prism_state_dir_load(void);
 extern void prism_state_dir_free(void);

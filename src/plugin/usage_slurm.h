@@ -25,9 +25,8 @@ extern void prism_usage_conf_load(void);
 /*
  * Whether slurmdbd keeps accounting, as prism_usage_conf_load() last read
  * it: the pass thread asks this, not slurm_conf, which a reconfigure of
- * Slurm 22.05 frees and rereads in the running controller, under a lock
- * the pass does not hold (state_file.h).
- * Thread-safe.
+ * Slurm before 24.11 frees and rereads in the running controller, under a
+ * lock the pass does not hold (state_file.h). Thread-safe.
  */
 extern bool prism_usage_with_dbd(void);
 
