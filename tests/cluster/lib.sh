@@ -28,7 +28,8 @@ PRISM_CLUSTER_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # costs milliseconds of CPU on a small virtual machine. sleep(1) without.
 enable -f sleep sleep 2>/dev/null || true
 # realpath likewise, for spool_strays' reading of every process's cwd
-enable -f realpath realpath 2>/dev/null || true
+_HAVE_REALPATH=
+enable -f realpath realpath 2>/dev/null && _HAVE_REALPATH=1
 
 # cluster_test_begin NAME -- for the tests/cluster/test-*.sh scripts: zero
 # PASSED, FAILED and FINISHED, make DIR (a fresh temp dir prism-NAME.*),
@@ -415,17 +416,11 @@ submit_as() {
     fi | cut -d';' -f1
 }
 
-# proc_ppid PID -- print the parent PID of PID.
-proc_ppid() {
-    _proc_stat "$1" || return 1
-    echo "$_PSTAT_PPID"
-}
-
 # _cwd_of PID -- _CWD: the working directory of PID (with the realpath
 # builtin where it is loaded: no process); 1 when it cannot be read
 _CWD=
 _cwd_of() {
-    if [[ $(type -t realpath) == builtin ]]; then
+    if [[ -n $_HAVE_REALPATH ]]; then
         local -a resolved=()
         realpath -q -a resolved "/proc/$1/cwd" 2>/dev/null || return 1
         ((${#resolved[@]})) || return 1
