@@ -10,7 +10,7 @@
 #    whose make check is the command's (unit tests, the source and symbol
 #    checks, the prism command, the fake-controller harness against
 #    Slurm's own multifactor, every file read from the tarball); the
-#    fuzz targets (30 s each); the unit and harness tests under ASan+UBSan
+#    fuzz targets (a fixed number of inputs each); the unit and harness tests under ASan+UBSan
 #    and valgrind (tests/sanitize/run.sh);
 #  - the real-cluster tests (tests/cluster/test-*.sh), each in its own
 #    network and PID namespaces (tests/cluster/isolate.sh);
@@ -194,7 +194,7 @@ install_test() {
 }
 
 fuzz() {
-	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh 30
+	env PRISM_FUZZ_SEED="${PRISM_FUZZ_SEED:-1121}" tests/fuzz/run.sh runs
 }
 
 # The cluster tests mostly wait for recalculation passes; test-load.sh
@@ -340,7 +340,7 @@ if [ -z "${PRISM_SKIP_SANITIZE:-}" ]; then
 		"Slurm source tree" 350 env PRISM_SAN_ONLY=valgrind tests/sanitize/run.sh
 fi
 [ -n "${PRISM_SKIP_FUZZ:-}" ] ||
-	sched_step "fuzz the parsers (30 s per target)" cpu "packages" 300 fuzz
+	sched_step "fuzz the parsers (fixed inputs per target)" cpu "packages" 120 fuzz
 # every SchedMD release beside Debian's (PRISM_SLURM_RELEASES): the plugin
 # builds against each and exports what its loader asks for
 releases=()
