@@ -30,6 +30,26 @@ enable -f sleep sleep 2>/dev/null || true
 # realpath likewise, for spool_strays' reading of every process's cwd
 _HAVE_REALPATH=
 enable -f realpath realpath 2>/dev/null && _HAVE_REALPATH=1
+# and stat, loaded but enabled only inside file_mtime: its options are not
+# stat(1)'s, which the scripts call with -c
+_HAVE_STAT=
+enable -f stat stat 2>/dev/null && enable -n stat && _HAVE_STAT=1
+
+# file_mtime FILE -- FILE's modification time (whole seconds since the
+# epoch) in MTIME; 0 when FILE cannot be read. The tests poll the state
+# file's time thousands of times a run: no process where the stat builtin
+# loaded.
+file_mtime() {
+    MTIME=0
+    if [[ -n $_HAVE_STAT ]]; then
+        local -A _st=()
+        enable stat
+        stat -A _st "$1" 2>/dev/null && MTIME=${_st[mtime]:-0}
+        enable -n stat
+    else
+        MTIME=$(stat -c %Y "$1" 2>/dev/null) || MTIME=0
+    fi
+}
 
 # cluster_test_begin NAME -- for the tests/cluster/test-*.sh scripts: zero
 # PASSED, FAILED and FINISHED, make DIR (a fresh temp dir prism-NAME.*),
@@ -336,8 +356,11 @@ record_pid() {
 
 # recorded_pid DIR NAME -- print the PID recorded for NAME if that very
 # process (same start time) is still alive; return 1 otherwise.
-recorded_pid() {
+# _recorded_pid DIR NAME: the same in _RPID, without printing (no
+# command substitution, so no process, in spool_strays' polls)
+_recorded_pid() {
     local f="$1/pids/$2.pid" pid st
+    _RPID=
     [[ -r $f ]] || return 1
     read -r pid st <"$f" || return 1
     [[ $pid =~ ^[0-9]+$ ]] || return 1
@@ -345,7 +368,11 @@ recorded_pid() {
     [[ $st == unknown || $_PSTAT_START == "$st" ]] || return 1
     # A zombie is as good as dead.
     [[ $_PSTAT_STATE != Z ]] || return 1
-    echo "$pid"
+    _RPID=$pid
+}
+recorded_pid() {
+    _recorded_pid "$@" || return 1
+    echo "$_RPID"
 }
 
 # pid_alive PID STARTTIME -- same process still running?
@@ -441,7 +468,7 @@ spool_strays() {
     for f in "$dir"/pids/*.pid; do
         [[ -e $f ]] || continue
         f=${f##*/}
-        p=$(recorded_pid "$dir" "${f%.pid}") && skip[$p]=1
+        _recorded_pid "$dir" "${f%.pid}" && skip[$_RPID]=1
     done
     p=$$
     while [[ $p =~ ^[0-9]+$ ]] && ((p > 1)); do

@@ -103,13 +103,14 @@ submit() { # submit USER SBATCH_ARGS... -- job id
     shift
     submit_as "$user" -o /dev/null --chdir="$DIR/out" "$@"
 }
-state_mtime() { stat -c %Y "$STATE/priority_prism_state" 2>/dev/null || echo 0; }
+state_mtime() { file_mtime "$STATE/priority_prism_state"; echo "$MTIME"; }
+# state_saved_since M0 -- the state file's time is no longer M0
+state_saved_since() { file_mtime "$STATE/priority_prism_state"; [[ $MTIME != "$1" ]]; }
 # wait_pass DESC -- wait until the next recalculation pass has saved state
 wait_pass() {
     local m0
     m0=$(state_mtime)
-    wait_for "$(limit_passes 1)" "a recalculation pass ($1)" \
-        bash -c "[[ \$(stat -c %Y '$STATE/priority_prism_state' 2>/dev/null || echo 0) != $m0 ]]" ||
+    wait_for "$(limit_passes 1)" "a recalculation pass ($1)" state_saved_since "$m0" ||
         log "no pass seen ($1)"
     sleep 1
 }

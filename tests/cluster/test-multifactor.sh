@@ -194,7 +194,7 @@ phase() { # phase NAME -- log and remember the time a phase starts
 SS_FIELDS="RawShares NormShares RawUsage NormUsage EffectvUsage FairShare LevelFS"
 sshare_snap() {
     local out
-    out=$(timeout 20 sshare -a -l -P 2>/dev/null) || return 1
+    out=$(exec timeout 20 sshare -a -l -P 2>/dev/null) || return 1
     awk -F'|' -v want="$SS_FIELDS" '
         NR == 1 {
             for (i = 1; i <= NF; i++) col[$i] = i
@@ -237,7 +237,7 @@ usage_sig() {
 SP_COLS="JOBID PARTITION USER PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTITION_F QOS NICE TRES"
 sprio_snap() {
     local out
-    out=$(timeout 20 sprio -l 2>/dev/null) || return 1
+    out=$(exec timeout 20 sprio -l 2>/dev/null) || return 1
     awk -v want="$SP_COLS" '
         NR == 1 {
             for (i = 1; i <= NF; i++) {
@@ -272,7 +272,7 @@ sprio_get() {
 # an exact comparison of the other columns of -n (normalised factors).
 sprio_cols() {
     local out
-    out=$(timeout 20 sprio "$@" 2>/dev/null) || return 1
+    out=$(exec timeout 20 sprio "$@" 2>/dev/null) || return 1
     awk 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
          {
              line = ""
@@ -287,8 +287,8 @@ prio_of() { squeue -h -j "$1" -o '%Q' 2>/dev/null | tr -d ' '; }
 # fails if squeue fails for another reason.
 state_of() {
     local out
-    if out=$(squeue -h -j "$1" -o '%T' 2>&1); then
-        head -n 1 <<<"$out"
+    if out=$(exec squeue -h -j "$1" -o '%T' 2>&1); then
+        echo "${out%%$'\n'*}"
     elif [[ $out == *"Invalid job id"* ]]; then
         return 0
     else
