@@ -10,8 +10,8 @@
 #    whose make check is the command's (unit tests, the source and symbol
 #    checks, the prism command, the fake-controller harness against
 #    Slurm's own multifactor, every file read from the tarball); the
-#    fuzz targets (a fixed number of inputs each); the unit and harness tests under ASan+UBSan
-#    and valgrind (tests/sanitize/run.sh);
+#    fuzz targets (a fixed number of inputs each); the unit and harness
+#    tests under ASan+UBSan and valgrind (tests/sanitize/run.sh);
 #  - the real-cluster tests (tests/cluster/test-*.sh), each in its own
 #    network and PID namespaces (tests/cluster/isolate.sh);
 #  - the other supported Debian's Slurm in a cached Debian root

@@ -10,8 +10,9 @@
 # tests/fuzz/build, gitignored), then runs every target for SECONDS on a
 # copy of its seed corpus (tests/fuzz/corpus/<target>/) with its
 # dictionary (or, with "runs", for the number of inputs runs_for() gives
-# it, whatever the machine's speed), after replaying the reproducers tests/fuzz/crashes/<target>-*
-# (crashes found before: a target fails at once while one still crashes).
+# it, whatever the machine's speed), after replaying the reproducers
+# tests/fuzz/crashes/<target>-* (crashes found before: a target fails at
+# once while one still crashes).
 # Prints one PASS/FAIL line per target and "N passed, M failed"; exits 1
 # if any target found a crash, a leak or undefined behaviour (the
 # reproducer is copied to $build/crashes/ and its path printed: move it
