@@ -55,7 +55,9 @@ else
 fi
 
 log "dpkg-buildpackage against Slurm in $tree"
-(cd "$src" && SLURM_SOURCE=$tree dpkg-buildpackage -us -uc -b) \
+# (configure chooses its own shell, as on Debian's builders: the test
+# command's CONFIG_SHELL is not passed on)
+(cd "$src" && unset CONFIG_SHELL && SLURM_SOURCE=$tree dpkg-buildpackage -us -uc -b) \
 	>"$work/build.log" 2>&1 || {
 	tail -n 60 "$work/build.log" >&2
 	die "dpkg-buildpackage failed"

@@ -112,6 +112,12 @@ run_in() {
 		cc=(--bind "$ccache_host:/var/cache/prism-ccache")
 		env='export CCACHE_DIR=/var/cache/prism-ccache CCACHE_BASEDIR=/ CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=2G PATH=/usr/lib/ccache:$PATH; '
 	fi
+	# the shell configure is to run under (scripts/test.sh), where the
+	# root has it
+	case ${CONFIG_SHELL:-} in
+	/*) env+=$(printf 'if [ -x %q ]; then export CONFIG_SHELL=%q; fi; ' \
+		"$CONFIG_SHELL" "$CONFIG_SHELL") ;;
+	esac
 	root_run "${net[@]}" "${cc[@]}" -- bash -c "$env""cd $src && $*"
 }
 

@@ -101,6 +101,16 @@ if [ "${PRISM_CCACHE_DIR:-}" != none ]; then
 	export PATH=/usr/lib/ccache:$PATH
 fi
 
+# configure, libtool and make's recipes run under dash where configure
+# would choose bash: a build (autoreconf, configure, make) takes about a
+# third less CPU, make check a tenth less (measured: 35 s against 52 s,
+# 205 s against 231 s), and the command runs about 13 builds. The Debian
+# packages are still built with configure's own choice (scripts/package.sh),
+# so the build is proven under both shells.
+if [ -z "${CONFIG_SHELL:-}" ] && [ -x /bin/dash ]; then
+	export CONFIG_SHELL=/bin/dash
+fi
+
 sched_slots cpu "${PRISM_TEST_CPU:-2}"
 sched_slots wait "${PRISM_TEST_CLUSTERS:-12}"
 

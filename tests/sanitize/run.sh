@@ -200,7 +200,7 @@ build_tree() {
 	log=$build/logs/build-$name.log
 	: >"$log"
 	sync_tree "$dir" >>"$log" 2>&1 || return 1
-	args="CC=$cc|CFLAGS=$cflags|LDFLAGS=$ldflags|slurm=$slurm_tree"
+	args="CC=$cc|CFLAGS=$cflags|LDFLAGS=$ldflags|slurm=$slurm_tree|shell=${CONFIG_SHELL:-}"
 	stamp=$dir/.prism-san-configured
 	(
 		cd "$dir" || exit 1
