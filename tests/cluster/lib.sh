@@ -391,6 +391,19 @@ mark_mtime() {
 }
 changed_since() { [[ $1 -nt $2 ]]; }
 
+# wait_written FILE DESC -- wait until FILE is written again (a
+# recalculation pass's file: at most limit_passes 1), then a second more
+# for the files written with it; 1 when it was not (wait_for logs it).
+# Marks with $DIR/pass.mark.
+wait_written() {
+    local rc=0
+    mark_mtime "$1" "$DIR/pass.mark"
+    wait_for "$(limit_passes 1)" "a recalculation pass ($2)" \
+        changed_since "$1" "$DIR/pass.mark" || rc=$?
+    sleep 1
+    return "$rc"
+}
+
 # stop_pid PID STARTTIME DESC [TIMEOUT] -- SIGTERM, wait, then SIGKILL.
 stop_pid() {
     local pid=$1 st=$2 desc=$3 timeout=${4:-20}

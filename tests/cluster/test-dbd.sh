@@ -74,12 +74,7 @@ raw() { sshare_col "$1" "$2" RawUsage; }
 norm() { sshare_col "$1" "$2" NormUsage; }
 # a recalculation pass: both plugins rewrite multifactor's state file
 PASS_FILE=$DIR/state/priority_last_decay_ran
-wait_pass() {
-    mark_mtime "$PASS_FILE" "$DIR/pass.mark"
-    wait_for "$(limit_passes 1)" "a recalculation pass ($1)" \
-        changed_since "$PASS_FILE" "$DIR/pass.mark"
-    sleep 1
-}
+wait_pass() { wait_written "$PASS_FILE" "$1"; }
 holds() { awk "BEGIN { exit !($1) }"; }
 dbd_queue() { sdiag 2>/dev/null | awk -F: '/DBD Agent queue size/ { gsub(/ /, "", $2); print $2 }'; }
 state_of() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2; }

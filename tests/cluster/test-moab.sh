@@ -104,16 +104,8 @@ submit() { # submit USER SBATCH_ARGS... -- job id
     submit_as "$user" -o /dev/null --chdir="$DIR/out" "$@"
 }
 state_mtime() { file_mtime "$STATE/priority_prism_state"; echo "$MTIME"; }
-# state_saved_since M0 -- the state file's time is no longer M0
-state_saved_since() { file_mtime "$STATE/priority_prism_state"; [[ $MTIME != "$1" ]]; }
 # wait_pass DESC -- wait until the next recalculation pass has saved state
-wait_pass() {
-    local m0
-    m0=$(state_mtime)
-    wait_for "$(limit_passes 1)" "a recalculation pass ($1)" state_saved_since "$m0" ||
-        log "no pass seen ($1)"
-    sleep 1
-}
+wait_pass() { wait_written "$STATE/priority_prism_state" "$1" || log "no pass seen ($1)"; }
 # sprio_row JOB -- "PRIORITY SITE AGE ASSOC FAIRSHARE JOBSIZE PARTITION QOS NICE"
 sprio_row() {
     sprio -h -j "$1" -o '%Y %S %A %B %F %J %P %Q %N' 2>/dev/null | head -n 1
