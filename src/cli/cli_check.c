@@ -21,9 +21,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli_check.h"
+#include "cli_check_mf.h"
+#include "cli_policy.h"
 #include "cli_release.h"
+#include "cli_summary.h"
 #include "prism_cli.h"
 #include "prism_file.h"
+#include "prism_moab.h"
 #include "prism_params.h"
 
 #define DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_check.h"
+#include "cli_check_mf.h"
 #include "prism_cli.h"
 #include "prism_mf_check.h"
 

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_compare.h"
+#include "cli_diag.h"
 #include "prism_cli.h"
 #include "prism_compare.h"
 #include "prism_marks.h"

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_convert.h"
 #include "prism_cli.h"
 #include "prism_file.h"
 #include "prism_lines.h"
+#include "prism_moab_conf.h"
 
 #define CONV_NAME "(converted)"	/* the output's name in its own parse */
 #define CONV_COPY_MAX 900	/* longest part of a refused line copied */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_diag.h"
 #include "prism_cli.h"
 #include "prism_idmap.h"
 #include "prism_moab_diag.h"

@@ -25,7 +25,15 @@
 
 #include <slurm/slurm_errno.h>
 
+#include "cli_check.h"
+#include "cli_compare.h"
+#include "cli_diag.h"
+#include "cli_explain.h"
+#include "cli_ge_diag.h"
+#include "cli_mf_view.h"
+#include "cli_policy.h"
 #include "cli_release.h"
+#include "cli_whatif.h"
 #include "prism_cli.h"
 #include "prism_file.h"
 #include "prism_params.h"

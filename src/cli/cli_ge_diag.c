@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_diag.h"
+#include "cli_ge_diag.h"
 #include "prism_cli.h"
 #include "prism_ge_diag.h"
 #include "prism_ge_facts.h"

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_diag.h"
 #include "cli_metrics.h"
 #include "prism_file.h"
 #include "prism_fs.h"

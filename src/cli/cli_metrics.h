@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "prism_cli.h"
+#include "cli_explain.h"
 #include "prism_ge_usage.h"
 #include "prism_moab.h"
 #include "prism_moab_conf.h"

@@ -25,7 +25,11 @@
 #include <microhttpd.h>
 #endif
 
+#include "cli_check.h"
+#include "cli_explain.h"
 #include "cli_metrics.h"
+#include "cli_policy.h"
+#include "prism_cli.h"
 #include "prism_file.h"
 
 #ifndef PRISM_VERSION

@@ -23,6 +23,8 @@
 
 #include <slurm/slurmdb.h>
 
+#include "cli_diag.h"
+#include "cli_mf_view.h"
 #include "prism_buf.h"
 #include "prism_cli.h"
 #include "prism_idmap.h"

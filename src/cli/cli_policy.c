@@ -6,7 +6,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include "prism_cli.h"
+#include "cli_check.h"
+#include "cli_explain.h"
+#include "cli_policy.h"
 
 static const cli_policy_t policies[] = {
 	{

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prism_cli.h"
 #include "cli_release.h"
+#include "prism_cli.h"
 
 extern const char *cli_release_built(void)
 {

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prism_cli.h"
+#include "cli_summary.h"
+#include "prism_moab.h"
 
 #define SUMMARY_CREDS 5		/* credentials shown per kind */
 #define SUMMARY_NOTICES 8	/* notice subjects shown */

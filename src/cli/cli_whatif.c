@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_whatif.h"
 #include "prism_cli.h"
 
 extern char *cli_whatif_what(const char *policy, char *const *set, int nset,

@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_check.h"
+#include "cli_convert.h"
+#include "cli_explain.h"
 #include "cli_metrics.h"
 #include "cli_release.h"
 #include "prism_cli.h"

@@ -20,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_compare.h"
+#include "cli_diag.h"
+#include "cli_explain.h"
+#include "cli_ge_diag.h"
+#include "cli_mf_view.h"
+#include "cli_whatif.h"
 #include "prism_cli.h"
 
 /* a sprio row's job in an initializer (step_id from 26.05) */
