@@ -19,6 +19,7 @@ prism_ctl_t prism_ctl;
 
 static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
 static prism_prio_conf_t conf;
+static uint32_t calc_period;	/* PriorityCalcPeriod, seconds */
 
 /*
  * PriorityWeightTRES arrays. conf.weight_tres points to the newest; every
@@ -112,6 +113,7 @@ extern void prism_conf_load(void)
 	};
 	double *weight_tres = NULL;
 	uint32_t tres_cnt = 0;
+	uint32_t period = slurm_conf.priority_calc_period;
 
 	/*
 	 * Only slurmctld has TRES to weigh; elsewhere (sshare) Slurm's parser
@@ -137,6 +139,7 @@ extern void prism_conf_load(void)
 	slurm_mutex_lock(&conf_lock);
 	_tres_weights_publish(&c, weight_tres, tres_cnt);
 	conf = c;
+	calc_period = period;
 	slurm_mutex_unlock(&conf_lock);
 }
 
@@ -144,6 +147,7 @@ extern void prism_conf_free(void)
 {
 	slurm_mutex_lock(&conf_lock);
 	conf = (prism_prio_conf_t) { 0 };
+	calc_period = 0;
 	FREE_NULL_LIST(tres_weight_arrays);
 	slurm_mutex_unlock(&conf_lock);
 }
@@ -153,6 +157,16 @@ extern void prism_conf_get(prism_prio_conf_t *out)
 	slurm_mutex_lock(&conf_lock);
 	*out = conf;
 	slurm_mutex_unlock(&conf_lock);
+}
+
+extern uint32_t prism_conf_calc_period(void)
+{
+	uint32_t period;
+
+	slurm_mutex_lock(&conf_lock);
+	period = calc_period;
+	slurm_mutex_unlock(&conf_lock);
+	return period ? period : 1;
 }
 
 extern void prism_world_get(prism_world_t *world)

@@ -89,6 +89,14 @@ static inline uint32_t prism_ctl_tres_cnt(void)
 extern void prism_conf_get(prism_prio_conf_t *conf);
 
 /*
+ * PriorityCalcPeriod in seconds (at least 1), as the last
+ * prism_conf_load() read it (thread-safe): the recalculation thread
+ * reads it between passes, when a reconfigure may be rewriting
+ * slurm_conf.
+ */
+extern uint32_t prism_conf_calc_period(void);
+
+/*
  * Re-read the configuration from slurm_conf; inside slurmctld also
  * PriorityWeightTRES, with Slurm's parser (fatal() on a bad string, as
  * multifactor). Takes the assoc_mgr TRES lock (through Slurm's parser),

@@ -24,6 +24,7 @@
 #include "src/common/assoc_mgr.h"
 #include "src/slurmctld/locks.h"
 
+#include "ctl.h"
 #include "fs_tree.h"
 #include "hold.h"
 #include "policy.h"
@@ -705,8 +706,7 @@ static void *_recalc_loop(void *arg)
 		slurm_mutex_unlock(&wake_lock);
 		_pass();
 		slurm_mutex_lock(&wake_lock);
-		next.tv_sec += slurm_conf.priority_calc_period ?
-			       slurm_conf.priority_calc_period : 1;
+		next.tv_sec += prism_conf_calc_period();
 		while (!stopping &&
 		       pthread_cond_timedwait(&wake_cond, &wake_lock, &next) !=
 			       ETIMEDOUT)
