@@ -20,9 +20,9 @@
 #         unpack the tarball at
 #         /usr/src/slurm-VERSION, ./configure --prefix=/usr
 #         --sysconfdir=/etc/slurm --libdir=/usr/lib/x86_64-linux-gnu
-#         --enable-multiple-slurmd
-#         (fails unless munge, mysql, http-parser and json support were
-#         found), make -j2, make install (plugins in
+#         --enable-multiple-slurmd --disable-static, under dash
+#         (CONFIG_SHELL=/bin/dash; fails unless munge, mysql, http-parser
+#         and json support were found), make -j2, make install (plugins in
 #         /usr/lib/x86_64-linux-gnu/slurm, headers in /usr/include/slurm,
 #         libslurm.so), ldconfig, and check the result (slurmctld -V says
 #         "slurm VERSION", the plugins are there, the commands run). A
@@ -91,10 +91,20 @@ build_deps=(build-essential pkg-config python3 libmunge-dev libmariadb-dev
 apt_opts=(-o DPkg::Lock::Timeout=600 -q)
 
 # configure's flags: a site's install, plus --enable-multiple-slurmd (as in
-# Debian's build): the cluster tests run several slurmd on one host. The
-# marker records them, so a change here rebuilds the cache.
+# Debian's build): the cluster tests run several slurmd on one host; and
+# --disable-static: libtool compiles every library and plugin source once
+# (position-independent), not twice, for the shared objects Slurm loads:
+# the installed files are the same less the plugins' static archives (84 in
+# 25.11.7), which nothing loads (libslurm.a, made by its own rule, stays).
+# The marker records them, so a change here rebuilds the cache.
 configure_flags=(--prefix=/usr --sysconfdir=/etc/slurm --libdir="$libdir"
-	--enable-multiple-slurmd)
+	--enable-multiple-slurmd --disable-static)
+
+# The shell configure runs under, and so the shell of its libtool script and
+# of every Makefile recipe (SHELL): dash (essential in Debian), which starts
+# faster than bash; left to itself, configure re-executes itself under bash.
+# The marker records it.
+config_shell=/bin/dash
 
 # ---------------------------------------------------------------- helpers
 
@@ -145,9 +155,10 @@ lock() { # lock -s|-x: take (or convert to) this version's lock on fd 8
 stamp() {
 	local root
 	root=$("$root_sh" "$suite" path)
-	printf 'version %s\nsha256 %s\nroot %s %s\nconfigure %s\n' "$version" \
-		"$sha" "$root" "$(stat -c '%i %Y' "$root/.prism-root-ready")" \
-		"${configure_flags[*]}"
+	printf 'version %s\nsha256 %s\nroot %s %s\nconfigure %s\nshell %s\n' \
+		"$version" "$sha" "$root" \
+		"$(stat -c '%i %Y' "$root/.prism-root-ready")" \
+		"${configure_flags[*]}" "$config_shell"
 }
 
 # ---------------------------------------------------------------- steps
@@ -202,7 +213,9 @@ unpack() {
 }
 
 configure_slurm() {
-	in_overlay -- 'cd "$1" && shift && ./configure "$@"' "$tree_in" "${configure_flags[@]}"
+	in_overlay -- 'cd "$1" && CONFIG_SHELL=$2 && export CONFIG_SHELL && shift 2 &&
+		"$CONFIG_SHELL" ./configure "$@"' "$tree_in" "$config_shell" \
+		"${configure_flags[@]}"
 }
 
 # check_features: configure found munge, mysql, an http parser and json,

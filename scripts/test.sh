@@ -295,7 +295,7 @@ if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -n "$suite" ]; then
 fi
 # SchedMD's current releases as a site builds them: Slurm from the release
 # tarball in an overlay of the Debian 13 root (scripts/slurm-build.sh,
-# cached: about 20 minutes of CPU each the first time), Prism built
+# cached: about 13 minutes of CPU each the first time), Prism built
 # against it, make check there (the harness against that release's own
 # multifactor under every flag set, multi-QOS jobs too, Slurm's own
 # multifactor test programs where the release has them, the command), and
@@ -317,7 +317,7 @@ fi
 for r in ${release_suites[@]+"${release_suites[@]}"}; do
 	# (it makes the Debian 13 root itself where no step does)
 	sched_step "Slurm $r built from source" cpu \
-		"packages for the Debian roots${suite:+|$suite root}" 1500 \
+		"packages for the Debian roots${suite:+|$suite root}" 800 \
 		scripts/slurm-build.sh "$r" ensure
 	sched_step "slurm-$r: build against it" cpu "Slurm $r built from source" \
 		60 scripts/root-suite.sh "slurm-$r" build
