@@ -308,7 +308,7 @@ if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -z "${PRISM_SKIP_RELEASES:-}" ]; then
 		else
 			# a suite asked for and not run is a failed step, not a
 			# silent gap
-			sched_step "Slurm $r built from source" cpu "" 1 \
+			sched_step "Slurm $r built from source" slurm "" 1 \
 				sh -c 'echo "FAIL: no $1 in $2: set PRISM_SLURM_RELEASES to the directory of the release tarballs (or PRISM_RELEASE_SUITES to the releases to check)"; exit 1' \
 				sh "slurm-$r.tar.gz" "$releases_dir"
 		fi
@@ -316,7 +316,7 @@ if [ -z "${PRISM_SKIP_ROOT:-}" ] && [ -z "${PRISM_SKIP_RELEASES:-}" ]; then
 fi
 for r in ${release_suites[@]+"${release_suites[@]}"}; do
 	# (it makes the Debian 13 root itself where no step does)
-	sched_step "Slurm $r built from source" cpu \
+	sched_step "Slurm $r built from source" slurm \
 		"packages for the Debian roots${suite:+|$suite root}" 800 \
 		scripts/slurm-build.sh "$r" ensure
 	sched_step "slurm-$r: build against it" cpu "Slurm $r built from source" \
