@@ -30,6 +30,9 @@ struct prism_policy_inst {
 	const prism_policy_ops_t *ops;
 	void *st;		/* ops->load()'s result */
 	int refs;		/* the pointer in force holds one; each user one */
+	/* the recalculation thread's only (policy.h) */
+	prism_nss_t *names;	/* NULL: none noted */
+	bool names_done;	/* a pass looked the names up */
 };
 
 /* The registry: one line per policy. */
@@ -43,7 +46,8 @@ static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
 static prism_policy_inst_t *cur;	/* in force, under policy_lock */
 
 /* Before the first load (and outside slurmctld): multifactor, stateless. */
-static prism_policy_inst_t fallback = { &prism_multifactor_ops, NULL, 1 };
+static prism_policy_inst_t fallback = { .ops = &prism_multifactor_ops,
+					 .refs = 1 };
 
 static const prism_policy_ops_t *_ops_of(prism_policy_t kind)
 {
@@ -65,6 +69,7 @@ static void _unref(prism_policy_inst_t *inst)
 	if (!inst || inst == &fallback || --inst->refs > 0)
 		return;
 	inst->ops->unload(inst->st);
+	prism_nss_free(inst->names);
 	xfree(inst);
 }
 
@@ -399,6 +404,33 @@ extern bool prism_policy_after_fs(const prism_policy_inst_t *inst,
 extern bool prism_policy_batched(const prism_policy_inst_t *inst)
 {
 	return inst->ops->pass_batch != NULL;
+}
+
+extern bool prism_policy_names_wanted(const prism_policy_inst_t *inst)
+{
+	return inst->ops->names_note && !inst->names_done;
+}
+
+extern void prism_policy_names_note(prism_policy_inst_t *inst,
+				    const job_record_t *job)
+{
+	if (!inst->names)
+		inst->names = prism_nss_create();
+	inst->ops->names_note(inst->st, job, inst->names);
+}
+
+extern void prism_policy_names_resolve(prism_policy_inst_t *inst)
+{
+	inst->names_done = true;
+	if (!inst->names)
+		return;
+	prism_nss_lookup(inst->names);
+	slurm_mutex_lock(&policy_lock);
+	if (inst == _cur())
+		inst->ops->names_keep(inst->st, inst->names);
+	slurm_mutex_unlock(&policy_lock);
+	prism_nss_free(inst->names);
+	inst->names = NULL;
 }
 
 extern bool prism_policy_pass_begin(prism_policy_inst_t *inst,

@@ -63,6 +63,20 @@ extern bool prism_policy_after_fs(const prism_policy_inst_t *inst,
 /* Does 'inst' compute all jobs at once (pass_batch)? */
 extern bool prism_policy_batched(const prism_policy_inst_t *inst);
 
+/*
+ * The names of the users and groups of the jobs (nss.h): does 'inst'
+ * want them looked up before this pass (a state's first pass)? Then a
+ * walk over every job notes them, in slices (between
+ * prism_policy_slice_begin(), in force, and _end(), the job read lock
+ * held), and prism_policy_names_resolve(), with no lock held, looks them
+ * up and has the policy keep them; later passes of 'inst' do not want
+ * them. The recalculation thread's only.
+ */
+extern bool prism_policy_names_wanted(const prism_policy_inst_t *inst);
+extern void prism_policy_names_note(prism_policy_inst_t *inst,
+				    const job_record_t *job);
+extern void prism_policy_names_resolve(prism_policy_inst_t *inst);
+
 /* Start a pass: takes the assoc_mgr read locks and policy_lock. False
  * when 'inst' is no longer in force (the pass then computes nothing). */
 extern bool prism_policy_pass_begin(prism_policy_inst_t *inst,

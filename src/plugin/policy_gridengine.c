@@ -183,16 +183,25 @@ static void _tres_map(ge_t *g)
 	g->tres_known = true;
 }
 
-/* The USER handle of 'uid'. Caller holds policy_lock. */
+/* Keep and return the USER handle of 'uid', whose name is 'name'. Caller
+ * holds policy_lock. */
+static uint32_t _user_keep(ge_t *g, uid_t uid, const char *name)
+{
+	uint32_t h = prism_ge_find(g->pol, PRISM_GE_USER, name);
+
+	(void) prism_idmap_put(g->users, uid, h);
+	return h;
+}
+
+/* The USER handle of 'uid'; its name looked up here when no pass did
+ * (nss.h: a job submitted since). Caller holds policy_lock. */
 static uint32_t _user(ge_t *g, uid_t uid)
 {
 	uint32_t h;
 
 	if (prism_idmap_get(g->users, uid, &h))
 		return h;
-	h = prism_ge_find(g->pol, PRISM_GE_USER, uid_to_string_cached(uid));
-	(void) prism_idmap_put(g->users, uid, h);
-	return h;
+	return _user_keep(g, uid, uid_to_string_cached(uid));
 }
 
 static uint32_t _partition(const prism_ge_policy_t *pol,
@@ -738,6 +747,34 @@ static bool _after_fs(const prism_pass_t *pass)
 	return true;
 }
 
+/* ---- names (nss.h) ----------------------------------------------------- */
+
+/* The user of a job a pass counts (running) or computes (pending). */
+static void _names_note(void *st, const job_record_t *job_ptr,
+			prism_nss_t *names)
+{
+	ge_t *g = st;
+	uint32_t h;
+
+	if (!job_ptr->details ||
+	    (!IS_JOB_RUNNING(job_ptr) && !_wanted(job_ptr)))
+		return;
+	if (!prism_idmap_get(g->users, job_ptr->user_id, &h))
+		prism_nss_want(names, PRISM_NSS_USER, job_ptr->user_id);
+}
+
+static void _name_keep(prism_nss_kind_t kind, uint32_t id, const char *name,
+		       void *st)
+{
+	if (kind == PRISM_NSS_USER)
+		(void) _user_keep(st, id, name);
+}
+
+static void _names_keep(void *st, const prism_nss_t *names)
+{
+	prism_nss_each(names, _name_keep, st);
+}
+
 const prism_policy_ops_t prism_gridengine_ops = {
 	.kind = PRISM_POLICY_GRIDENGINE,
 	.reads_file = true,
@@ -756,6 +793,8 @@ const prism_policy_ops_t prism_gridengine_ops = {
 	.pass_batch = _pass_batch,
 	.pass_store = _pass_store,
 	.pass_end = _pass_end,
+	.names_note = _names_note,
+	.names_keep = _names_keep,
 	.job_end = _job_end,
 	.sprio_entry_row = _sprio_entry_row,
 	.sprio_own_columns = true,

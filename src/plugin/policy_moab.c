@@ -39,16 +39,36 @@ typedef struct {
 	prism_idmap_t *gid_handles;	/* gid -> GROUP handle */
 } moab_t;
 
+/* Keep and return the USER handle of 'uid', whose name is 'name'. */
+static uint32_t _user_keep(moab_t *m, uid_t uid, const char *name)
+{
+	uint32_t h = prism_moab_cred_find(m->pol, PRISM_MOAB_USER, name);
+
+	(void) prism_idmap_put(m->uid_handles, uid, h);
+	return h;
+}
+
+/* Keep and return the GROUP handle of 'gid', whose name is 'name' (NULL:
+ * none). */
+static uint32_t _group_keep(moab_t *m, gid_t gid, const char *name)
+{
+	uint32_t h = name ? prism_moab_cred_find(m->pol, PRISM_MOAB_GROUP,
+						 name) :
+			    PRISM_MOAB_NONE;
+
+	(void) prism_idmap_put(m->gid_handles, gid, h);
+	return h;
+}
+
+/* The USER handle of 'uid'; its name looked up here when no pass did
+ * (nss.h: a job submitted since). */
 static uint32_t _user(moab_t *m, uid_t uid)
 {
 	uint32_t h;
 
 	if (prism_idmap_get(m->uid_handles, uid, &h))
 		return h;
-	h = prism_moab_cred_find(m->pol, PRISM_MOAB_USER,
-				 uid_to_string_cached(uid));
-	(void) prism_idmap_put(m->uid_handles, uid, h);
-	return h;
+	return _user_keep(m, uid, uid_to_string_cached(uid));
 }
 
 static uint32_t _group(moab_t *m, gid_t gid)
@@ -59,10 +79,8 @@ static uint32_t _group(moab_t *m, gid_t gid)
 	if (prism_idmap_get(m->gid_handles, gid, &h))
 		return h;
 	name = gid_to_string_or_null(gid);
-	h = name ? prism_moab_cred_find(m->pol, PRISM_MOAB_GROUP, name) :
-		   PRISM_MOAB_NONE;
+	h = _group_keep(m, gid, name);
 	xfree(name);
-	(void) prism_idmap_put(m->gid_handles, gid, h);
 	return h;
 }
 
@@ -498,6 +516,38 @@ static bool _after_fs(const prism_pass_t *pass)
 	return true;
 }
 
+/* ---- names (nss.h) ----------------------------------------------------- */
+
+/* The user and group of a job a pass charges or computes. */
+static void _names_note(void *st, const job_record_t *job_ptr,
+			prism_nss_t *names)
+{
+	moab_t *m = st;
+	uint32_t h;
+
+	if (!job_ptr->details || IS_JOB_FINISHED(job_ptr) ||
+	    IS_JOB_COMPLETING(job_ptr))
+		return;
+	if (!prism_idmap_get(m->uid_handles, job_ptr->user_id, &h))
+		prism_nss_want(names, PRISM_NSS_USER, job_ptr->user_id);
+	if (!prism_idmap_get(m->gid_handles, job_ptr->group_id, &h))
+		prism_nss_want(names, PRISM_NSS_GROUP, job_ptr->group_id);
+}
+
+static void _name_keep(prism_nss_kind_t kind, uint32_t id, const char *name,
+		       void *st)
+{
+	if (kind == PRISM_NSS_USER)
+		(void) _user_keep(st, id, name);
+	else
+		(void) _group_keep(st, id, name);
+}
+
+static void _names_keep(void *st, const prism_nss_t *names)
+{
+	prism_nss_each(names, _name_keep, st);
+}
+
 const prism_policy_ops_t prism_moab_ops = {
 	.kind = PRISM_POLICY_MOAB,
 	.reads_file = true,
@@ -512,6 +562,8 @@ const prism_policy_ops_t prism_moab_ops = {
 	.after_fs = _after_fs,
 	.pass_begin = _pass_begin,
 	.pass_charge = _pass_charge,
+	.names_note = _names_note,
+	.names_keep = _names_keep,
 	.job_end = _job_end,
 	.sprio_entry_row = _sprio_entry_row,
 	.sprio_own_columns = true,

@@ -19,6 +19,7 @@
 #define PRISM_POLICY_OPS_H
 
 #include "ctl.h"
+#include "nss.h"
 #include "prism_params.h"
 
 /* What a recalculation pass (or a submission, recalc false) hands the
@@ -127,6 +128,19 @@ typedef struct prism_policy_ops {
 	 */
 	uint32_t (*pass_batch)(void *st, const prism_pass_t *pass);
 	bool (*pass_store)(void *st, uint32_t i, const prism_pass_t *pass);
+
+	/*
+	 * The names of users and groups (nss.h), before the first pass of
+	 * a state: names_note notes in 'names' the users and groups of
+	 * 'job' (any job of job_list) whose names the policy will look up
+	 * and does not have (job read lock, policy_lock held, in force);
+	 * names_keep keeps the 'names' then looked up with no lock held
+	 * (policy_lock held, in force), so that the pass under the job write
+	 * lock finds them. MAY (both or neither).
+	 */
+	void (*names_note)(void *st, const job_record_t *job,
+			   prism_nss_t *names);
+	void (*names_keep)(void *st, const prism_nss_t *names);
 
 	/* End of a pass: policy_lock held, in force. MAY. */
 	void (*pass_end)(void *st, const prism_pass_t *pass);

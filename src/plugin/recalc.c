@@ -228,6 +228,7 @@ typedef struct {
 	assoc_mgr_lock_t locks;
 	bool site_update;	/* let the site factor plugin update first,
 				 * in passes that decayed usage */
+	bool reads_jobs;	/* the job read lock is enough */
 } step_t;
 
 /* Charging writes association and QOS usage and reads TRES. */
@@ -235,10 +236,21 @@ typedef struct {
 		       .tres = READ_LOCK }
 
 /* (the classic algorithm also fills a user's effective usage on demand) */
-static const step_t charge_and_set = { _charge_and_set, CHARGE_LOCKS, true };
-static const step_t charge_only = { _charge_only, CHARGE_LOCKS, true };
+static const step_t charge_and_set = {
+	.fn = _charge_and_set, .locks = CHARGE_LOCKS, .site_update = true };
+static const step_t charge_only = {
+	.fn = _charge_only, .locks = CHARGE_LOCKS, .site_update = true };
 static const step_t set_fair_tree = {
-	_set_priority, { .assoc = READ_LOCK, .qos = READ_LOCK }, false };
+	.fn = _set_priority, .locks = { .assoc = READ_LOCK, .qos = READ_LOCK } };
+
+/* (the names a policy looks up, before the pass: policy.h) */
+static void _note_names(job_record_t *job_ptr, pass_t *pass)
+{
+	if (pass->in_force)
+		prism_policy_names_note(pass->inst, job_ptr);
+}
+
+static const step_t note_names = { .fn = _note_names, .reads_jobs = true };
 #ifdef PRISM_STORE_FS_FACTOR
 static void _store_fs_factor(job_record_t *job_ptr, pass_t *pass)
 {
@@ -246,7 +258,7 @@ static void _store_fs_factor(job_record_t *job_ptr, pass_t *pass)
 }
 
 static const step_t store_fs_factor = {
-	_store_fs_factor, { .assoc = WRITE_LOCK }, false };
+	.fn = _store_fs_factor, .locks = { .assoc = WRITE_LOCK } };
 #endif
 
 static int64_t _usec_since(const struct timespec *t0)
@@ -264,8 +276,7 @@ typedef struct {
 	int64_t budget_usec;
 } slice_t;
 
-/* Take 'lock' (the job write lock) for a slice of 'pass', timing the
- * wait. */
+/* Take 'lock' (the job lock) for a slice of 'pass', timing the wait. */
 static void _slice_lock(slurmctld_lock_t lock, slice_t *slice, pass_t *pass)
 {
 	struct timespec asked;
@@ -388,22 +399,23 @@ static void _drain(ahead_t *a, const step_t *step, pass_t *pass)
 
 /*
  * Walk every job ('ids' NULL), or the jobs of 'ids' still there, in short
- * slices: each slice takes the job write lock and the step's assoc_mgr
- * locks, handles jobs until its budget (prism_slice.h) has passed, and
- * lets go, so that RPCs waiting for the job lock get in between. A walk
- * of every job keeps one iterator on job_list across slices: Slurm's
- * list moves an iterator past a node that is removed and never reorders
- * job_list, so jobs submitted or purged between slices are handled
- * safely (a purged job is simply not met; a record is only touched while
- * the job lock is held, and the jobs taken ahead are handled before it is
- * let go). A walk of ids finds each job again by id, in the slice that
- * handles it.
+ * slices: each slice takes the job write lock (the read lock for a step
+ * that reads_jobs) and the step's assoc_mgr locks, handles jobs until its
+ * budget (prism_slice.h) has passed, and lets go, so that RPCs waiting
+ * for the job lock get in between. A walk of every job keeps one iterator
+ * on job_list across slices: Slurm's list moves an iterator past a node
+ * that is removed and never reorders job_list, so jobs submitted or
+ * purged between slices are handled safely (a purged job is simply not
+ * met; a record is only touched while the job lock is held, and the jobs
+ * taken ahead are handled before it is let go). A walk of ids finds each
+ * job again by id, in the slice that handles it.
  */
 static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 {
-	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
-					    .node = READ_LOCK,
-					    .part = READ_LOCK };
+	slurmctld_lock_t job_lock = { .job = step->reads_jobs ? READ_LOCK :
+								WRITE_LOCK,
+				      .node = READ_LOCK,
+				      .part = READ_LOCK };
 	assoc_mgr_lock_t locks = step->locks;
 	source_t src = { .ids = ids };
 	bool begun = false;
@@ -413,10 +425,10 @@ static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 		slice_t slice;
 		uint32_t n = 0;
 
-		_slice_lock(job_write_lock, &slice, pass);
+		_slice_lock(job_lock, &slice, pass);
 		if (!begun) {
 			if (!*prism_ctl.job_list) {
-				unlock_slurmctld(job_write_lock);
+				unlock_slurmctld(job_lock);
 				return;
 			}
 			begun = true;
@@ -445,10 +457,10 @@ static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 		assoc_mgr_unlock(&locks);
 		if (ahead.end && src.itr)
 			list_iterator_destroy(src.itr);
-		if (pass->changed)
+		if (pass->changed && !step->reads_jobs)
 			*prism_ctl.last_job_update = time(NULL);
 		_hold_done(&slice, pass);
-		unlock_slurmctld(job_write_lock);
+		unlock_slurmctld(job_lock);
 		pass->slices++;
 		if (!ahead.end)
 			sched_yield();
@@ -577,15 +589,26 @@ static uint32_t _job_count(void)
 /* Recalculate every job now (one pass). */
 static void _pass(void)
 {
-	pass_t pass = { .p = { .now = time(NULL),
-			       .last = prism_recalc_last_ran(),
-			       .recalc = true },
+	pass_t pass = { .p = { .recalc = true },
 			.with_dbd = prism_usage_with_dbd() };
 	prism_state_t next = state;
 	bool after_fs, began, save_usage;
 	struct timespec t0, save_t0;
 	int64_t save_usec = -1;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pass.inst = prism_policy_get();
+	/*
+	 * The first pass of a policy state that matches users or groups by
+	 * name has them looked up with no lock held (nss.h), before the
+	 * pass's time: the lookups can take long.
+	 */
+	if (prism_policy_names_wanted(pass.inst)) {
+		_walk_jobs(&note_names, NULL, &pass);
+		prism_policy_names_resolve(pass.inst);
+	}
+	pass.p.now = time(NULL);
+	pass.p.last = prism_recalc_last_ran();
 	/*
 	 * This controller gives control to the one that asked for it, and
 	 * slurmctld may answer it before this pass would end: from then on
@@ -598,9 +621,9 @@ static void _pass(void)
 	if (prism_ctl_control_given_away(pass.p.now)) {
 		info("%s: control is being given to the controller that asked for it: no pass here any more",
 		     PRISM_PLUGIN_TYPE);
+		prism_policy_put(pass.inst);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	passes++;
 	slurm_mutex_lock(&last_lock);
 	charged_to = pass.p.now;
@@ -617,7 +640,6 @@ static void _pass(void)
 	 */
 	if (pass.with_dbd && pass.p.decayed)
 		(void) prism_state_begun_save(pass.p.now);
-	pass.inst = prism_policy_get();
 	/* (a batched policy makes room for every job before the walk) */
 	if (prism_policy_batched(pass.inst))
 		pass.p.jobs = _job_count();

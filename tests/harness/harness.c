@@ -87,6 +87,7 @@
 #include <inttypes.h>
 #include <float.h>
 #include <getopt.h>
+#include <grp.h>
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
@@ -751,6 +752,7 @@ static struct {
 	bool end_before;	/* --end-job ID@before: the same, before the
 				 * pass's first job write lock */
 	long end_after;		/* --end-job ...+SEC: the clock moved first */
+	bool nss_count;		/* --nss-count: the lookups by id reported */
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -1028,6 +1030,8 @@ static __thread bool tl_cpu0_set = false;
 static __thread struct timespec tl_cpu0;
 static __thread struct rusage tl_ru0;
 static __thread bool tl_job_timed = false;
+/* this thread holds the job lock (--nss-count, below) */
+static __thread bool tl_job_held = false;
 static __thread struct timespec tl_job_t0;
 static __thread uint64_t tl_job_cpu0;
 static __thread struct rusage tl_job_ru0;
@@ -1228,8 +1232,10 @@ extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 			_lock_abuse("failed to acquire", i);
 		held[i] = lv[i];
 	}
-	if (lv[1] != NO_LOCK)
+	if (lv[1] != NO_LOCK) {
+		tl_job_held = true;
 		_bench_job_locked();
+	}
 }
 
 extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
@@ -1238,8 +1244,10 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 	int i;
 
 	_lock_levels(&lock_levels, lv);
-	if (lv[1] != NO_LOCK)
+	if (lv[1] != NO_LOCK) {
 		_bench_job_unlocking();
+		tl_job_held = false;
+	}
 
 	for (i = CTLD_LOCK_CNT - 1; i >= 0; i--) {
 		if (lv[i] == NO_LOCK)
@@ -2026,6 +2034,66 @@ extern int getpwnam_r(const char *name, struct passwd *pw, char *buf,
 		return 0;
 	}
 	return nss_getpwnam_r(name, pw, buf, len, result);
+}
+
+/*
+ * --nss-count, --nss-delay USEC: the lookups of a name by its id
+ * (getpwuid_r, getgrgid_r) made by the plugin and libslurmfull for it. A
+ * site's NSS may be a directory service (LDAP, SSSD) that takes
+ * milliseconds a name; one made while the job lock is held holds up
+ * every RPC that waits for that lock. These definitions take the place of
+ * libc's, as getpwnam_r's above: they count each lookup by whether the
+ * thread making it was a plugin thread (not the main thread, which plays
+ * the submit path) and held the job lock, wait USEC first as a slow
+ * directory would, then ask NSS.
+ */
+static uint64_t nss_count[2][2];		/* [plugin thread][held] */
+static long nss_delay_usec = 0;
+static pthread_once_t nss_once = PTHREAD_ONCE_INIT;
+static int (*nss_getpwuid_r)(uid_t, struct passwd *, char *, size_t,
+			     struct passwd **);
+static int (*nss_getgrgid_r)(gid_t, struct group *, char *, size_t,
+			     struct group **);
+
+static void _nss_resolve(void)
+{
+	nss_getpwuid_r = dlsym(RTLD_NEXT, "getpwuid_r");
+	nss_getgrgid_r = dlsym(RTLD_NEXT, "getgrgid_r");
+}
+
+/* Count a lookup by id and take the time a slow directory takes. */
+static void _nss_lookup(void)
+{
+	pthread_once(&nss_once, _nss_resolve);
+	__atomic_add_fetch(&nss_count[!_is_main()][tl_job_held], 1,
+			   __ATOMIC_RELAXED);
+	if (nss_delay_usec)
+		usleep(nss_delay_usec);
+}
+
+extern int getpwuid_r(uid_t uid, struct passwd *pw, char *buf, size_t len,
+		      struct passwd **result)
+{
+	_nss_lookup();
+	return nss_getpwuid_r(uid, pw, buf, len, result);
+}
+
+extern int getgrgid_r(gid_t gid, struct group *gr, char *buf, size_t len,
+		      struct group **result)
+{
+	_nss_lookup();
+	return nss_getgrgid_r(gid, gr, buf, len, result);
+}
+
+/* --nss-count's report line. */
+static void _report_nss(void)
+{
+	printf("nss-by-id plugin-locked=%" PRIu64 " plugin-unlocked=%" PRIu64
+	       " main-locked=%" PRIu64 " main-unlocked=%" PRIu64 "\n",
+	       __atomic_load_n(&nss_count[1][1], __ATOMIC_RELAXED),
+	       __atomic_load_n(&nss_count[1][0], __ATOMIC_RELAXED),
+	       __atomic_load_n(&nss_count[0][1], __ATOMIC_RELAXED),
+	       __atomic_load_n(&nss_count[0][0], __ATOMIC_RELAXED));
 }
 
 static char *_assoc_key(const char *acct, const char *user)
@@ -4609,6 +4677,8 @@ static void _report(void)
 	_report_jobs();
 	if (opt.report == REPORT_FULL)
 		_report_factors();
+	if (opt.nss_count)
+		_report_nss();
 	fflush(stdout);
 }
 
@@ -5022,6 +5092,13 @@ static void _usage(FILE *fp)
 "                      assocs, qos, reconfig)\n"
 "  --churn-full K      the full report after every K-th pass and the last\n"
 "                      (default 10; 0: only after the last)\n"
+"  --nss-count         end the report with a line counting the lookups\n"
+"                      of a user's or group's name by its id (getpwuid_r,\n"
+"                      getgrgid_r): by plugin threads holding the job\n"
+"                      lock, plugin threads not holding it, and the\n"
+"                      main thread (the submit path) holding it or not\n"
+"  --nss-delay USEC    each such lookup takes USEC microseconds more, as\n"
+"                      from a slow directory service (LDAP)\n"
 "  --bench FILE        write timings of the submit path, the pass (CPU,\n"
 "                      job-lock holds), the sprio call and memory figures\n"
 "                      to FILE, one \"key value\" line each\n"
@@ -5086,6 +5163,8 @@ static void _parse_args(int argc, char **argv)
 		{ "churn-full", required_argument, NULL, 'Z' },
 		{ "churn-skip", required_argument, NULL, 'K' },
 		{ "end-job", required_argument, NULL, 'E' },
+		{ "nss-count", no_argument, NULL, 'G' },
+		{ "nss-delay", required_argument, NULL, 'g' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -5266,6 +5345,15 @@ static void _parse_args(int argc, char **argv)
 				_die("--save-mid-at must be @mid or @before, then +SEC or nothing, SEC 1 to 86400");
 			break;
 		}
+		case 'G':
+			opt.nss_count = true;
+			break;
+		case 'g':
+			nss_delay_usec = strtol(optarg, &end, 10);
+			if (*end || (nss_delay_usec < 0) ||
+			    (nss_delay_usec > 1000000))
+				_die("--nss-delay must be 0..1000000 microseconds");
+			break;
 		case 'Z':
 			opt.churn_full = strtol(optarg, &end, 10);
 			if (*end || (opt.churn_full < 0))
