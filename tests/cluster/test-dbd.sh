@@ -225,6 +225,18 @@ log "starting slurmdbd again: slurmctld leaves its cache"
 record_pid "$DIR" slurmdbd $!
 wait_for_daemon "$LIMIT_DAEMON" "slurmdbd" "$DIR" slurmdbd sacctmgr -n list cluster ||
     die "slurmdbd did not come back"
+# slurmctld (22.05 to 26.05) leaves its cache of the association lists
+# when its queue for slurmdbd next sends a message (slurmdbd_agent.c
+# wakes _assoc_cache_mgr() then). On a working cluster job and node
+# events fill that queue all the time; on this quiet one it is empty in
+# some runs, and slurmctld then stays in its cache (a run that failed so:
+# the job of (e), cancelled a minute before the stop, was purged before
+# it and the queue stayed empty; in a run that passed it was recovered
+# at the restart and the queue held 3 messages). A node event goes
+# through the queue: node4 (idle) drained and resumed.
+scontrol update nodename=node4 state=drain reason=prism-test-dbd ||
+    die "could not drain node4"
+scontrol update nodename=node4 state=resume || die "could not resume node4"
 wait_for "$LIMIT_RPC" "user man in sshare (slurmctld out of its cache)" has_man || true
 h0=$(raw daemon physics)
 J_M=$(submit man -A physics -p low -w node2 -N 1 --exclusive -t 10 -J dbd-man --wrap 'sleep 600')
