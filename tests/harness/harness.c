@@ -2038,7 +2038,8 @@ extern int getpwnam_r(const char *name, struct passwd *pw, char *buf,
 
 /*
  * --nss-count, --nss-delay USEC: the lookups of a name by its id
- * (getpwuid_r, getgrgid_r) made by the plugin and libslurmfull for it. A
+ * (getpwuid_r, getgrgid_r) made by the plugin and libslurmfull for it,
+ * and by the NSS modules they reach (libnss_systemd calls getgrgid_r). A
  * site's NSS may be a directory service (LDAP, SSSD) that takes
  * milliseconds a name; one made while the job lock is held holds up
  * every RPC that waits for that lock. These definitions take the place of
