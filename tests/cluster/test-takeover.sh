@@ -58,8 +58,11 @@ PRISM=0
 cluster_test_begin takeover
 
 POLICY=$DIR/moab.conf
+# (replaced whole, by a rename: a controller that takes control reads the
+# file as its plugin starts, which can be while the test writes it; a file
+# written in place was read empty there once, and slurmctld refused it)
 write_policy() { # write_policy DAEMON_PRIORITY
-    cat >"$POLICY" <<EOF
+    cat >"$POLICY.new" <<EOF
 # test-takeover.sh's Moab policy: credentials and fair-share
 USERWEIGHT       100
 USERCFG[daemon]  PRIORITY=$1
@@ -68,6 +71,7 @@ FSWEIGHT         1
 FSUSERWEIGHT     100
 USERCFG[games]   FSTARGET=50
 EOF
+    mv -f "$POLICY.new" "$POLICY"
 }
 write_policy 30
 # SlurmctldTimeout: the backup takes over after this long without an
