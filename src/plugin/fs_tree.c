@@ -111,7 +111,7 @@ static int _add_child(void *x, void *arg)
 		.is_user = child->user != NULL,
 		.use_parent = child->shares_raw == SLURMDB_FS_USE_PARENT,
 		.shares_norm = child->usage->shares_norm,
-		.usage_raw = child->usage->usage_raw,
+		.usage_raw = prism_usage_raw_now(child),
 	};
 	b->n++;
 	nodes[b->parent].n_children++;
@@ -133,7 +133,7 @@ static size_t _build_tree(void)
 	recs[0] = assoc_mgr_root_assoc;
 	nodes[0] = (prism_ft_node_t) {
 		.fs_parent = PRISM_FT_NONE,
-		.usage_raw = assoc_mgr_root_assoc->usage->usage_raw,
+		.usage_raw = prism_usage_raw_now(assoc_mgr_root_assoc),
 	};
 	for (b.parent = 0; b.parent < b.n; b.parent++) {
 		list_t *children = recs[b.parent]->usage->children_list;

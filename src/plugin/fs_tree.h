@@ -19,6 +19,9 @@
  * afterwards in the same hold (with the QOS write lock): every
  * association and QOS, each association in the walk that writes the
  * results back when the tree holds them all (else the list is walked).
+ * Under a deferred decay (Fair Tree's, prism_usage_decay_defer()) the
+ * tree reads each record's usage as decayed, the associations no charge
+ * has reached yet are decayed so, and the deferral ends.
  */
 extern void prism_fs_tree_update(const prism_prio_conf_t *conf,
 				 const prism_decay_t *d);

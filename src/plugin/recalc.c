@@ -506,10 +506,11 @@ static void _walk_results(uint32_t n, pass_t *pass)
 
 /*
  * The priority step of a policy that computes after fair-share: charge
- * (and collect), update fair-share (what sshare shows), then compute per
- * job, or all at once and write back.
+ * (and collect), update fair-share (what sshare shows; with 'd', a
+ * deferred decay, the associations no charge reached are decayed there),
+ * then compute per job, or all at once and write back.
  */
-static void _after_fs_step(pass_t *pass, bool began)
+static void _after_fs_step(pass_t *pass, bool began, const prism_decay_t *d)
 {
 	uint32_t n;
 
@@ -526,7 +527,7 @@ static void _after_fs_step(pass_t *pass, bool began)
 		pass->want = &want;
 	_walk_jobs(&charge_only, NULL, pass);
 	pass->want = NULL;
-	prism_fs_tree_update(&pass->p.conf, NULL);
+	prism_fs_tree_update(&pass->p.conf, d);
 	if (!prism_policy_batched(pass->inst)) {
 		_walk_jobs(&set_fair_tree, &want, pass);
 		return;
@@ -652,9 +653,16 @@ static void _pass(void)
 	/* fair-share's walk copies it, the save what was charged since */
 	prism_usage_snap_stage_want(save_usage);
 	if (after_fs) {
-		if (pass.p.decayed)
+		/* Fair Tree: each association decayed when first reached */
+		prism_decay_t d;
+		bool deferred = false;
+
+		if (pass.p.decayed && (pass.p.conf.flags & PRISM_F_FAIR_TREE))
+			deferred = prism_usage_decay_defer(pass.p.last,
+							   pass.p.now, &d);
+		else if (pass.p.decayed)
 			prism_usage_decay(pass.p.last, pass.p.now);
-		_after_fs_step(&pass, began);
+		_after_fs_step(&pass, began, deferred ? &d : NULL);
 	} else {
 		/* fair-share of the usage so far, then decay, one walk */
 		prism_decay_t d;
@@ -803,4 +811,5 @@ extern void prism_recalc_stop(void)
 	xfree(charged.id);
 	charged.cap = charged.n = 0;
 	prism_usage_snap_fini();
+	prism_usage_decay_fini();
 }

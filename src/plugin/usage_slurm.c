@@ -132,8 +132,50 @@ static const char *_tres_name(int i)
 
 /* ---- decay and reset ---- */
 
-extern void prism_usage_decay_assoc(const prism_decay_t *d,
-				    slurmdb_assoc_rec_t *assoc)
+/*
+ * A Fair Tree pass's decay of the associations, deferred to each record's
+ * first touch (prism_usage_decay_defer()): a charge decays the records it
+ * reaches first, the fair-share walk the others. 'done' has a bit per
+ * association id decayed so far, 'all' says every record is; an id at or
+ * above PRISM_DEFER_IDS has every record left decayed at once. Under the
+ * association write lock.
+ */
+#define PRISM_DEFER_IDS (1u << 27)	/* 16 MiB of bits at most */
+
+static struct {
+	bool on;
+	bool all;
+	prism_decay_t d;
+	uint64_t *done;
+	uint32_t words;		/* of done[] */
+} defer;
+
+static bool _decayed(uint32_t id)
+{
+	return defer.all ||
+	       ((id / 64 < defer.words) &&
+		(defer.done[id / 64] & (UINT64_C(1) << (id % 64))));
+}
+
+/* Mark 'id' decayed; false when it cannot be marked (too large an id). */
+static bool _mark_decayed(uint32_t id)
+{
+	if (id >= PRISM_DEFER_IDS)
+		return false;
+	if (id / 64 >= defer.words) {
+		uint32_t words = MAX(id / 64 + 1, 2 * defer.words);
+
+		words = MIN(MAX(words, 1024), PRISM_DEFER_IDS / 64);
+		xrecalloc(defer.done, words, sizeof(*defer.done));
+		defer.words = words;
+	}
+	defer.done[id / 64] |= UINT64_C(1) << (id % 64);
+	return true;
+}
+
+/* Decay 'assoc' (and its deleted users' usage) by 'd', whatever its mark. */
+static void _decay_assoc_now(const prism_decay_t *d,
+			     slurmdb_assoc_rec_t *assoc)
 {
 	prism_usage_rec_t rec;
 
@@ -148,10 +190,49 @@ extern void prism_usage_decay_assoc(const prism_decay_t *d,
 	}
 }
 
+extern void prism_usage_decay_assoc(const prism_decay_t *d,
+				    slurmdb_assoc_rec_t *assoc)
+{
+	if (defer.on && _decayed(assoc->id))
+		return;
+	_decay_assoc_now(d, assoc);
+}
+
 static int _decay_assoc(void *x, void *arg)
 {
 	prism_usage_decay_assoc(arg, x);
 	return 0;
+}
+
+extern long double prism_usage_raw_now(const slurmdb_assoc_rec_t *assoc)
+{
+	if (!defer.on || _decayed(assoc->id))
+		return assoc->usage->usage_raw;
+	return prism_usage_raw_decayed(assoc->usage->usage_raw,
+				       defer.d.decay);
+}
+
+/* Every record not decayed yet, now. */
+static void _decay_the_rest(void)
+{
+	if (assoc_mgr_assoc_list)
+		prism_assoc_list_walk(assoc_mgr_assoc_list, defer.d.tres_cnt,
+				      _decay_assoc, &defer.d);
+	defer.all = true;
+}
+
+/* A charge reaches 'assoc': decayed first, if the pass has not yet. */
+static void _touch(slurmdb_assoc_rec_t *assoc)
+{
+	if (!defer.on || _decayed(assoc->id))
+		return;
+	if (!_mark_decayed(assoc->id)) {
+		log_flag(PRIO, "%s: association id %u too large to defer the decay: every association decayed now",
+			 plugin, assoc->id);
+		_decay_the_rest();
+		return;
+	}
+	_decay_assoc_now(&defer.d, assoc);
 }
 
 /*
@@ -262,11 +343,45 @@ extern bool prism_usage_decay_prepare(time_t last, time_t now,
 
 extern void prism_usage_decay_locked(const prism_decay_t *d, bool assocs_done)
 {
+	bool deferred = defer.on;
+
 	if (!assocs_done && assoc_mgr_assoc_list)
 		prism_assoc_list_walk(assoc_mgr_assoc_list, d->tres_cnt,
 				      _decay_assoc, (void *) d);
+	defer.on = false;
+	defer.all = false;
+	/* (a deferred decay did the QOS when it began) */
+	if (!deferred && assoc_mgr_qos_list)
+		list_for_each(assoc_mgr_qos_list, _decay_qos, (void *) d);
+}
+
+extern bool prism_usage_decay_defer(time_t last, time_t now,
+				    prism_decay_t *d)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+
+	if (!prism_usage_decay_prepare(last, now, d))
+		return false;
+	assoc_mgr_lock(&locks);
 	if (assoc_mgr_qos_list)
 		list_for_each(assoc_mgr_qos_list, _decay_qos, (void *) d);
+	if (defer.words)
+		memset(defer.done, 0, defer.words * sizeof(*defer.done));
+	defer.d = *d;
+	defer.all = false;
+	defer.on = true;
+	assoc_mgr_unlock(&locks);
+	return true;
+}
+
+extern void prism_usage_decay_fini(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+
+	assoc_mgr_lock(&locks);
+	xfree(defer.done);
+	memset(&defer, 0, sizeof(defer));
+	assoc_mgr_unlock(&locks);
 }
 
 extern void prism_usage_decay(time_t last, time_t now)
@@ -619,9 +734,13 @@ static void _charge_records(const job_record_t *job_ptr,
 	_charge_qos(job_ptr, _part_qos(job_ptr), c, tres_cnt, limits, uf);
 	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
 	     assoc = assoc->usage->parent_assoc_ptr) {
-		prism_usage_rec_t rec = _assoc_rec(assoc->usage);
-		int n = prism_usage_rec_charge(&rec, c, tres_cnt, false,
-					       limits, TRES_ARRAY_ENERGY, uf);
+		prism_usage_rec_t rec;
+		int n;
+
+		_touch(assoc);
+		rec = _assoc_rec(assoc->usage);
+		n = prism_usage_rec_charge(&rec, c, tres_cnt, false, limits,
+					   TRES_ARRAY_ENERGY, uf);
 
 		log_flag(PRIO, "%s: adding %f new usage to assoc %u (%s/%s/%s) raw usage is now %Lf. Group wall added %f making it %f.",
 			 plugin, c->real_decay, assoc->id, assoc->acct,

@@ -53,18 +53,43 @@ typedef struct {
 extern bool prism_usage_decay_prepare(time_t last, time_t now,
 				      prism_decay_t *d);
 
-/* Decay of one association's usage (and of its deleted users'). Caller
- * holds the association write lock. */
+/* Decay of one association's usage (and of its deleted users'), unless a
+ * deferred decay (below) did it already. Caller holds the association
+ * write lock. */
 extern void prism_usage_decay_assoc(const prism_decay_t *d,
 				    slurmdb_assoc_rec_t *assoc);
 
 /*
  * Decay of every association's usage (unless 'assocs_done': the caller
- * decayed each one with prism_usage_decay_assoc()) and every QOS's.
- * Caller holds the association and QOS write locks.
+ * decayed each one with prism_usage_decay_assoc()) and every QOS's; ends
+ * a deferred decay (whose QOS were decayed when it began). Caller holds
+ * the association and QOS write locks.
  */
 extern void prism_usage_decay_locked(const prism_decay_t *d,
 				     bool assocs_done);
+
+/*
+ * Fair Tree's decay, as prism_usage_decay() but deferred for the
+ * associations: every QOS is decayed now, each association when a charge
+ * first reaches it (a job the pass charges, or one that ends meanwhile)
+ * or else by prism_usage_decay_assoc()/prism_usage_decay_locked() in the
+ * fair-share walk that ends the deferral (whose tree reads each record's
+ * usage through prism_usage_raw_now()). So a pass reads each record once
+ * instead of in a walk of its own; between the pass's slices a record
+ * holds either its usage of the last pass or its usage of this one,
+ * decayed and charged. The decay 'd' into *d; false when there is
+ * nothing to decay (nothing deferred). Takes the assoc_mgr assoc and QOS
+ * write locks itself; call it without assoc_mgr locks held.
+ */
+extern bool prism_usage_decay_defer(time_t last, time_t now,
+				    prism_decay_t *d);
+
+/* The usage_raw of 'assoc' as decayed for this pass (a deferred decay may
+ * not have reached it yet). Caller holds the association lock. */
+extern long double prism_usage_raw_now(const slurmdb_assoc_rec_t *assoc);
+
+/* Free what deferred decays kept (the recalculation thread stopped). */
+extern void prism_usage_decay_fini(void);
 
 /*
  * Decay all association and QOS usage (usage_raw, usage_tres_raw,

@@ -617,6 +617,7 @@ typedef struct w_assoc {
 	uint32_t hash_uid;		/* the uid assoc_mgr hashed rec by */
 	int line;
 	uint32_t id, lft, rgt;
+	uint32_t fixed_id;		/* id= (0: numbered in tree order) */
 	bool detached;			/* parent_id names no association */
 	slurmdb_assoc_rec_t *rec;	/* owned by assoc_mgr once built */
 	struct w_assoc **kids;		/* child associations, list order */
@@ -2192,6 +2193,25 @@ static void _parse_qos(int line, char **tok, int ntok)
 	list_append(world.qos, q);
 }
 
+/*
+ * An association's id= (a site's ids are slurmdbd's, not numbered from 1):
+ * at least this, so that the tree order's ids never meet it; each once.
+ */
+#define PRISM_HARNESS_FIXED_ID_MIN 1000000
+
+static void _world_fixed_id(int line, uint32_t id)
+{
+	static uint32_t seen[64];
+	static int n;
+
+	for (int i = 0; i < n; i++)
+		if (seen[i] == id)
+			_world_error(line, "association id %u given twice", id);
+	if (n == (int) (sizeof(seen) / sizeof(seen[0])))
+		_world_error(line, "at most %d associations with id=", n);
+	seen[n++] = id;
+}
+
 static void _parse_assoc(int line, char **tok, int ntok)
 {
 	w_assoc_t *a;
@@ -2251,7 +2271,13 @@ static void _parse_assoc(int line, char **tok, int ntok)
 			have_uid = true;
 		} else if (!xstrcmp(tok[i], "priority"))
 			a->priority = _parse_u32(line, tok[i], val);
-		else if (!xstrcmp(tok[i], "detached")) {
+		else if (!xstrcmp(tok[i], "id")) {
+			a->fixed_id = _parse_u32(line, tok[i], val);
+			if (a->fixed_id < PRISM_HARNESS_FIXED_ID_MIN)
+				_world_error(line, "id= must be at least %u (the others are numbered from 1)",
+					     PRISM_HARNESS_FIXED_ID_MIN);
+			_world_fixed_id(line, a->fixed_id);
+		} else if (!xstrcmp(tok[i], "detached")) {
 			if (a->user)
 				_world_error(line, "detached=1 is only valid on account associations");
 			a->detached = _parse_u32(line, tok[i], val);
@@ -2751,7 +2777,7 @@ static uint32_t _number_assocs(w_assoc_t *a, uint32_t *next_id, uint32_t lft)
 	int i;
 
 	if (next_id)
-		a->id = (*next_id)++;
+		a->id = a->fixed_id ? a->fixed_id : (*next_id)++;
 	a->lft = lft++;
 	for (i = 0; i < a->nkids; i++)
 		lft = _number_assocs(a->kids[i], next_id, lft);

@@ -232,6 +232,25 @@ for algo in fairtree classic; do
 	ended_check "before-$algo" "mf-before-$algo" "mid-$algo" \
 		"$algo: a job that ends during a pass before the pass charged it is charged from the last pass's end, as multifactor"
 done
+# Fair Tree's decay is deferred (each association decayed when a charge
+# first reaches it, the others in the fair-share walk), its marks kept by
+# association id: an id too large for them (a site's slurmdbd after years
+# of associations) has every association decayed at once, when a charge
+# meets it (dave's running job 8), none twice.
+sed 's/^assoc dave@chemistry .*/& id=200000000/' "$W" >"$tmp/bigid.world"
+{ cat "$tmp/limits.conf"; echo DebugFlags=Priority; } >"$tmp/debug.conf"
+Wbasic=$W W=$tmp/bigid.world
+ended_usage mf-bigid "$tmp/limits.conf" priority/multifactor
+ended_usage bigid "$tmp/debug.conf" priority/prism -v -v
+W=$Wbasic
+if cmp -s "$tmp/mf-bigid.usage" "$tmp/bigid.usage" &&
+	! cmp -s "$tmp/mf-fairtree.usage" "$tmp/bigid.usage" &&
+	grep -q 'id 200000000 too large to defer the decay' "$tmp/bigid.err"; then
+	ok "an association id too large to defer the decay: every association decayed at once, as multifactor"
+else
+	ko "association id 200000000: usage differs from multifactor's, or the deferral went on"
+	diff "$tmp/mf-bigid.usage" "$tmp/bigid.usage" | head -8
+fi
 for bad in 8+0 8@end 8@mid@before 0 1; do
 	if "$H" --conf "$top_srcdir/tests/harness/basic.conf" --world "$W" \
 		--now "$now" --end-job "$bad" >/dev/null 2>"$tmp/end.err"; then
