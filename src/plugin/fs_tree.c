@@ -15,6 +15,7 @@
 #include "fs_tree.h"
 #include "prism_fairtree.h"
 #include "prism_fs.h"
+#include "prism_usage.h"
 #include "usage_slurm.h"
 #include "usage_snap.h"
 
@@ -97,7 +98,19 @@ static void _release(void)
 typedef struct {
 	size_t parent;
 	size_t n;		/* nodes so far (children: n - 1) */
+	const prism_deferred_t *dv;	/* a deferred decay, or NULL */
 } build_t;
+
+/* The usage of 'assoc' as decayed by the pass ('dv': a deferred decay
+ * that may not have reached it). */
+static long double _usage_raw(const slurmdb_assoc_rec_t *assoc,
+			      const prism_deferred_t *dv)
+{
+	if (prism_deferred_pending(dv, assoc->id))
+		return prism_usage_raw_decayed(assoc->usage->usage_raw,
+					       dv->d.decay);
+	return assoc->usage->usage_raw;
+}
 
 static int _add_child(void *x, void *arg)
 {
@@ -111,7 +124,7 @@ static int _add_child(void *x, void *arg)
 		.is_user = child->user != NULL,
 		.use_parent = child->shares_raw == SLURMDB_FS_USE_PARENT,
 		.shares_norm = child->usage->shares_norm,
-		.usage_raw = prism_usage_raw_now(child),
+		.usage_raw = _usage_raw(child, b->dv),
 	};
 	b->n++;
 	nodes[b->parent].n_children++;
@@ -125,7 +138,7 @@ static int _add_child(void *x, void *arg)
  */
 static size_t _build_tree(void)
 {
-	build_t b = { .n = 1 };
+	build_t b = { .n = 1, .dv = prism_usage_deferred() };
 
 	/* room for every association at once: no growth during the walk */
 	_grow(assoc_mgr_assoc_list ? list_count(assoc_mgr_assoc_list) + 1 :
@@ -133,7 +146,7 @@ static size_t _build_tree(void)
 	recs[0] = assoc_mgr_root_assoc;
 	nodes[0] = (prism_ft_node_t) {
 		.fs_parent = PRISM_FT_NONE,
-		.usage_raw = prism_usage_raw_now(assoc_mgr_root_assoc),
+		.usage_raw = _usage_raw(assoc_mgr_root_assoc, b.dv),
 	};
 	for (b.parent = 0; b.parent < b.n; b.parent++) {
 		list_t *children = recs[b.parent]->usage->children_list;
@@ -159,6 +172,8 @@ static void _write_back(size_t n, bool results, const prism_decay_t *d,
 	const size_t s = PRISM_ASSOC_STAGE;
 	const bool tres = d || stage;
 	const int tres_cnt = d ? d->tres_cnt : (int) prism_ctl_tres_cnt();
+	/* (a deferred decay reached some records already) */
+	const prism_deferred_t *dv = prism_usage_deferred();
 
 	for (size_t i = 0; i < n; i++) {
 		slurmdb_assoc_usage_t *usage;
@@ -180,8 +195,8 @@ static void _write_back(size_t n, bool results, const prism_decay_t *d,
 					usage->fs_factor = nodes[i].fs_factor;
 			}
 		}
-		if (d)
-			prism_usage_decay_assoc(d, recs[i]);
+		if (d && (!dv || prism_deferred_pending(dv, recs[i]->id)))
+			prism_usage_decay_assoc_now(d, recs[i]);
 		if (stage)
 			prism_usage_snap_stage_put(recs[i]);
 	}

@@ -144,17 +144,18 @@ static const char *_tres_name(int i)
 
 static struct {
 	bool on;
-	bool all;
-	prism_decay_t d;
+	prism_deferred_t v;	/* v.done is done */
 	uint64_t *done;
-	uint32_t words;		/* of done[] */
 } defer;
 
 static bool _decayed(uint32_t id)
 {
-	return defer.all ||
-	       ((id / 64 < defer.words) &&
-		(defer.done[id / 64] & (UINT64_C(1) << (id % 64))));
+	return !prism_deferred_pending(&defer.v, id);
+}
+
+extern const prism_deferred_t *prism_usage_deferred(void)
+{
+	return defer.on ? &defer.v : NULL;
 }
 
 /* Mark 'id' decayed; false when it cannot be marked (too large an id). */
@@ -162,20 +163,20 @@ static bool _mark_decayed(uint32_t id)
 {
 	if (id >= PRISM_DEFER_IDS)
 		return false;
-	if (id / 64 >= defer.words) {
-		uint32_t words = MAX(id / 64 + 1, 2 * defer.words);
+	if (id / 64 >= defer.v.words) {
+		uint32_t words = MAX(id / 64 + 1, 2 * defer.v.words);
 
 		words = MIN(MAX(words, 1024), PRISM_DEFER_IDS / 64);
 		xrecalloc(defer.done, words, sizeof(*defer.done));
-		defer.words = words;
+		defer.v.done = defer.done;
+		defer.v.words = words;
 	}
 	defer.done[id / 64] |= UINT64_C(1) << (id % 64);
 	return true;
 }
 
-/* Decay 'assoc' (and its deleted users' usage) by 'd', whatever its mark. */
-static void _decay_assoc_now(const prism_decay_t *d,
-			     slurmdb_assoc_rec_t *assoc)
+extern void prism_usage_decay_assoc_now(const prism_decay_t *d,
+					slurmdb_assoc_rec_t *assoc)
 {
 	prism_usage_rec_t rec;
 
@@ -195,7 +196,7 @@ extern void prism_usage_decay_assoc(const prism_decay_t *d,
 {
 	if (defer.on && _decayed(assoc->id))
 		return;
-	_decay_assoc_now(d, assoc);
+	prism_usage_decay_assoc_now(d, assoc);
 }
 
 static int _decay_assoc(void *x, void *arg)
@@ -204,21 +205,14 @@ static int _decay_assoc(void *x, void *arg)
 	return 0;
 }
 
-extern long double prism_usage_raw_now(const slurmdb_assoc_rec_t *assoc)
-{
-	if (!defer.on || _decayed(assoc->id))
-		return assoc->usage->usage_raw;
-	return prism_usage_raw_decayed(assoc->usage->usage_raw,
-				       defer.d.decay);
-}
-
 /* Every record not decayed yet, now. */
 static void _decay_the_rest(void)
 {
 	if (assoc_mgr_assoc_list)
-		prism_assoc_list_walk(assoc_mgr_assoc_list, defer.d.tres_cnt,
-				      _decay_assoc, &defer.d);
-	defer.all = true;
+		prism_assoc_list_walk(assoc_mgr_assoc_list,
+				      defer.v.d.tres_cnt, _decay_assoc,
+				      &defer.v.d);
+	defer.v.all = true;
 }
 
 /* A charge reaches 'assoc': decayed first, if the pass has not yet. */
@@ -232,7 +226,7 @@ static void _touch(slurmdb_assoc_rec_t *assoc)
 		_decay_the_rest();
 		return;
 	}
-	_decay_assoc_now(&defer.d, assoc);
+	prism_usage_decay_assoc_now(&defer.v.d, assoc);
 }
 
 /*
@@ -349,7 +343,7 @@ extern void prism_usage_decay_locked(const prism_decay_t *d, bool assocs_done)
 		prism_assoc_list_walk(assoc_mgr_assoc_list, d->tres_cnt,
 				      _decay_assoc, (void *) d);
 	defer.on = false;
-	defer.all = false;
+	defer.v.all = false;
 	/* (a deferred decay did the QOS when it began) */
 	if (!deferred && assoc_mgr_qos_list)
 		list_for_each(assoc_mgr_qos_list, _decay_qos, (void *) d);
@@ -365,10 +359,10 @@ extern bool prism_usage_decay_defer(time_t last, time_t now,
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_qos_list)
 		list_for_each(assoc_mgr_qos_list, _decay_qos, (void *) d);
-	if (defer.words)
-		memset(defer.done, 0, defer.words * sizeof(*defer.done));
-	defer.d = *d;
-	defer.all = false;
+	if (defer.v.words)
+		memset(defer.done, 0, defer.v.words * sizeof(*defer.done));
+	defer.v.d = *d;
+	defer.v.all = false;
 	defer.on = true;
 	assoc_mgr_unlock(&locks);
 	return true;

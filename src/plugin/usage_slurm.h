@@ -59,6 +59,10 @@ extern bool prism_usage_decay_prepare(time_t last, time_t now,
 extern void prism_usage_decay_assoc(const prism_decay_t *d,
 				    slurmdb_assoc_rec_t *assoc);
 
+/* The same whether or not a deferred decay did it already. */
+extern void prism_usage_decay_assoc_now(const prism_decay_t *d,
+					slurmdb_assoc_rec_t *assoc);
+
 /*
  * Decay of every association's usage (unless 'assocs_done': the caller
  * decayed each one with prism_usage_decay_assoc()) and every QOS's; ends
@@ -74,7 +78,7 @@ extern void prism_usage_decay_locked(const prism_decay_t *d,
  * first reaches it (a job the pass charges, or one that ends meanwhile)
  * or else by prism_usage_decay_assoc()/prism_usage_decay_locked() in the
  * fair-share walk that ends the deferral (whose tree reads each record's
- * usage through prism_usage_raw_now()). So a pass reads each record once
+ * usage as decayed: prism_usage_deferred()). So a pass reads each record once
  * instead of in a walk of its own; between the pass's slices a record
  * holds either its usage of the last pass or its usage of this one,
  * decayed and charged. The decay 'd' into *d; false when there is
@@ -84,9 +88,30 @@ extern void prism_usage_decay_locked(const prism_decay_t *d,
 extern bool prism_usage_decay_defer(time_t last, time_t now,
 				    prism_decay_t *d);
 
-/* The usage_raw of 'assoc' as decayed for this pass (a deferred decay may
- * not have reached it yet). Caller holds the association lock. */
-extern long double prism_usage_raw_now(const slurmdb_assoc_rec_t *assoc);
+/*
+ * A deferred decay as the fair-share walk reads it, each association
+ * through prism_deferred_pending() (inline: every association asks).
+ */
+typedef struct {
+	prism_decay_t d;
+	bool all;		/* every association is decayed */
+	const uint64_t *done;	/* a bit per association id decayed */
+	uint32_t words;		/* of done[] */
+} prism_deferred_t;
+
+/* The deferred decay going on, NULL when none; valid while the caller
+ * holds the association write lock. */
+extern const prism_deferred_t *prism_usage_deferred(void);
+
+/* Is association 'id' still to decay under 'v' (NULL: none)? */
+static inline bool prism_deferred_pending(const prism_deferred_t *v,
+					  uint32_t id)
+{
+	if (!v || v->all)
+		return false;
+	return (id / 64 >= v->words) ||
+	       !(v->done[id / 64] & (UINT64_C(1) << (id % 64)));
+}
 
 /* Free what deferred decays kept (the recalculation thread stopped). */
 extern void prism_usage_decay_fini(void);

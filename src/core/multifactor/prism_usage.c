@@ -55,12 +55,6 @@ extern int prism_usage_decay_between(double factor, time_t last, time_t now,
 	return 0;
 }
 
-extern long double prism_usage_raw_decayed(long double usage_raw,
-					   double decay)
-{
-	return usage_raw * decay;
-}
-
 extern void prism_usage_rec_decay(const prism_usage_rec_t *rec, int tres_cnt,
 				  double decay)
 {
