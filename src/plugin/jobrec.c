@@ -41,27 +41,54 @@ extern void prism_job_clear_factors(job_record_t *job_ptr)
 	memset(f, 0, sizeof(*f));
 }
 
-/* (arrays of the right size are reused by prism_job_reset_factors(), so a
- * recalculation pass does not reallocate them for every job) */
+/* (an array of the right size is reused by prism_job_reset_factors(), so
+ * a recalculation pass does not reallocate it for every job; the weights
+ * are the caller's: prism_job_weights_put()) */
 extern prism_factors_t *prism_job_reset_factors_anew(
 	job_record_t *job_ptr, uint32_t tres_cnt)
 {
 	prism_factors_t *f = job_ptr->prio_factors;
-	double *tres = NULL, *weights = NULL;
+	double *tres = NULL;
 
 	if (!f) {
 		f = xmalloc(sizeof(*f));
 		job_ptr->prio_factors = f;
 	}
-	if (tres_cnt) {
+	if (tres_cnt)
 		tres = xcalloc(tres_cnt, sizeof(double));
-		weights = xcalloc(tres_cnt, sizeof(double));
-	}
 	prism_job_clear_factors(job_ptr);
 	f->priority_tres = tres;
-	f->tres_weights = weights;
 	f->tres_cnt = tres_cnt;
 	return f;
+}
+
+prism_job_weights_t prism_job_weights;
+
+extern void prism_job_weights_put_own(prism_factors_t *f, const double *w)
+{
+	if (w == prism_job_weights.w) {
+		xfree(f->tres_weights);
+		return;
+	}
+	if (!f->tres_weights)
+		f->tres_weights = xcalloc(f->tres_cnt, sizeof(double));
+	memcpy(f->tres_weights, w, sizeof(double) * f->tres_cnt);
+}
+
+extern void prism_job_weights_keep(job_record_t *job_ptr)
+{
+	prism_factors_t *f = job_ptr->prio_factors;
+	const double *w;
+
+	if (!f || f->tres_weights || !(w = prism_job_factors_weights(f)))
+		return;
+	f->tres_weights = xcalloc(f->tres_cnt, sizeof(double));
+	memcpy(f->tres_weights, w, sizeof(double) * f->tres_cnt);
+}
+
+extern void prism_job_weights_share(const double *w, uint32_t cnt)
+{
+	prism_job_weights = (prism_job_weights_t) { .w = w, .cnt = cnt };
 }
 
 extern uint32_t prism_job_prio_entries(const job_record_t *job_ptr)

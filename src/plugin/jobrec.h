@@ -32,9 +32,11 @@ extern prism_factors_t *prism_job_reset_factors_anew(
 extern void prism_job_clear_factors(job_record_t *job_ptr);
 
 /*
- * prism_job_reset_factors_anew(), but arrays of the right size are kept as
- * they are, so that a pass does not reallocate them for every job: the
- * caller writes every value. (Inline: a pass meets most jobs with them.)
+ * prism_job_reset_factors_anew(), but the per-TRES array of the right size
+ * is kept as it is, so that a pass does not reallocate it for every job:
+ * the caller writes every value. The TRES weights, if the factors have
+ * their own, are kept too (see prism_job_weights_put()). (Inline: a pass
+ * meets most jobs with them.)
  */
 static inline prism_factors_t *prism_job_reset_factors(
 	job_record_t *job_ptr, uint32_t tres_cnt)
@@ -43,7 +45,7 @@ static inline prism_factors_t *prism_job_reset_factors(
 	double *tres, *weights;
 
 	if (!f || !tres_cnt || (f->tres_cnt != tres_cnt) ||
-	    !f->priority_tres || !f->tres_weights || f->tres_names)
+	    !f->priority_tres || f->tres_names)
 		return prism_job_reset_factors_anew(job_ptr, tres_cnt);
 	tres = f->priority_tres;
 	weights = f->tres_weights;
@@ -52,6 +54,65 @@ static inline prism_factors_t *prism_job_reset_factors(
 	f->tres_weights = weights;
 	f->tres_cnt = tres_cnt;
 	return f;
+}
+
+/*
+ * The TRES weights of the jobs' factors. Every job computed with the same
+ * PriorityWeightTRES would carry the same array of weights beside its
+ * per-TRES values (what sprio divides them by), written every pass: the
+ * factors carry none (tres_weights NULL) when they were computed with the
+ * shared weights, the array of the configuration in force when they were
+ * last set (ctl.h, prism_conf_get(): kept until prism_conf_free()), and a
+ * copy of their own only when computed with others. A pass whose
+ * configuration has other weights (a reconfigure changed them) first has
+ * every job whose factors have none of their own keep a copy of the
+ * shared ones, and makes its own weights the shared ones in the same
+ * hold of the job write lock as the last of those jobs: at no moment does
+ * a job's factors show weights they were not computed with. Each is
+ * called under the job write lock.
+ */
+typedef struct {
+	const double *w;	/* NULL: none */
+	uint32_t cnt;		/* entries of w */
+} prism_job_weights_t;
+
+extern prism_job_weights_t prism_job_weights;
+
+/* Are 'w' of 'cnt' TRES not the shared weights? */
+static inline bool prism_job_weights_differ(const double *w, uint32_t cnt)
+{
+	return (w != prism_job_weights.w) || (cnt != prism_job_weights.cnt);
+}
+
+/* The factors 'f', computed with the first f->tres_cnt of 'w', carry
+ * them: none of their own when 'w' are the shared weights (inline: every
+ * pending job's, every pass). */
+extern void prism_job_weights_put_own(prism_factors_t *f, const double *w);
+static inline void prism_job_weights_put(prism_factors_t *f, const double *w)
+{
+	if ((w == prism_job_weights.w) && !f->tres_weights)
+		return;
+	prism_job_weights_put_own(f, w);
+}
+
+/* 'job_ptr''s factors keep a copy of the shared weights if they have
+ * none of their own: a walk of every job before they change. */
+extern void prism_job_weights_keep(job_record_t *job_ptr);
+
+/* Make 'w' of 'cnt' TRES the shared weights: at start (no job has factors
+ * of Prism's yet), and once every job has kept the old ones. */
+extern void prism_job_weights_share(const double *w, uint32_t cnt);
+
+/* The weights 'f''s per-TRES values were computed with (its own or the
+ * shared ones), or NULL. */
+static inline const double *prism_job_factors_weights(const prism_factors_t *f)
+{
+	if (f->tres_weights)
+		return f->tres_weights;
+	if (f->priority_tres && f->tres_cnt &&
+	    (f->tres_cnt <= prism_job_weights.cnt))
+		return prism_job_weights.w;
+	return NULL;
 }
 
 /*

@@ -112,7 +112,7 @@ static double _store_factors(job_record_t *job_ptr,
 	f->nice = t->nice;
 	if (!tres_cnt)
 		return 0.0;
-	memcpy(f->tres_weights, conf->weight_tres, sizeof(double) * tres_cnt);
+	prism_job_weights_put(f, conf->weight_tres);
 	return prism_tres_weighted(&use, part_ptr ? part_ptr->tres_cnt : NULL,
 				   &wt, tres_cnt,
 				   conf->flags & PRISM_F_NO_NORMAL_TRES,

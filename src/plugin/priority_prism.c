@@ -10,6 +10,7 @@
 
 #include "ctl.h"
 #include "fs_tree.h"
+#include "jobrec.h"
 #include "policy.h"
 #include "prism_fs.h"
 #include "recalc.h"
@@ -53,6 +54,17 @@ extern uint32_t priority_p_recover(uint32_t prio_boost);
 extern void priority_p_thread_start(void);
 #endif
 
+/* The TRES weights of the configuration loaded at start are those of the
+ * jobs' factors that carry none (jobrec.h): no job has factors of this
+ * plugin's yet. */
+static void _weights_share(void)
+{
+	prism_prio_conf_t c;
+
+	prism_conf_get(&c);
+	prism_job_weights_share(c.weight_tres, c.tres_cnt);
+}
+
 PRISM_EXPORT extern int init(void)
 {
 	/* inside slurmctld, a controller symbol missing stops the load */
@@ -70,6 +82,7 @@ PRISM_EXPORT extern int init(void)
 		return SLURM_SUCCESS;
 	}
 	prism_usage_conf_load();
+	_weights_share();
 	prism_site_factor_init();
 	/* a state file of a later Prism: refused, slurmctld does not start */
 	if (prism_recalc_init() != SLURM_SUCCESS)
@@ -93,6 +106,7 @@ PRISM_EXPORT extern int fini(void)
 {
 	if (prism_in_controller()) {
 		prism_recalc_stop();
+		prism_job_weights_share(NULL, 0);
 		prism_site_factor_fini();
 		prism_fs_tree_fini();
 		prism_policy_save();

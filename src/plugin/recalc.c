@@ -27,6 +27,7 @@
 #include "ctl.h"
 #include "fs_tree.h"
 #include "hold.h"
+#include "jobrec.h"
 #include "policy.h"
 #include "prism_passinfo.h"
 #include "prism_slice.h"
@@ -229,6 +230,8 @@ typedef struct {
 	bool site_update;	/* let the site factor plugin update first,
 				 * in passes that decayed usage */
 	bool reads_jobs;	/* the job read lock is enough */
+	/* (at the end of the walk, in the hold of its last slice) */
+	void (*done)(pass_t *pass);
 } step_t;
 
 /* Charging writes association and QOS usage and reads TRES. */
@@ -251,6 +254,21 @@ static void _note_names(job_record_t *job_ptr, pass_t *pass)
 }
 
 static const step_t note_names = { .fn = _note_names, .reads_jobs = true };
+
+/* (the TRES weights of the jobs' factors: jobrec.h) */
+static void _keep_weights(job_record_t *job_ptr, pass_t *pass)
+{
+	prism_job_weights_keep(job_ptr);
+}
+
+static void _share_weights(pass_t *pass)
+{
+	prism_job_weights_share(pass->p.conf.weight_tres,
+				pass->p.conf.tres_cnt);
+}
+
+static const step_t keep_weights = { .fn = _keep_weights,
+				     .done = _share_weights };
 #ifdef PRISM_STORE_FS_FACTOR
 static void _store_fs_factor(job_record_t *job_ptr, pass_t *pass)
 {
@@ -428,6 +446,8 @@ static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 		_slice_lock(job_lock, &slice, pass);
 		if (!begun) {
 			if (!*prism_ctl.job_list) {
+				if (step->done)
+					step->done(pass);
 				unlock_slurmctld(job_lock);
 				return;
 			}
@@ -453,6 +473,8 @@ static void _walk_jobs(const step_t *step, const ids_t *ids, pass_t *pass)
 			step->fn(job_ptr, pass);
 		}
 		_drain(&ahead, step, pass);
+		if (ahead.end && step->done)
+			step->done(pass);
 		prism_policy_slice_end();
 		assoc_mgr_unlock(&locks);
 		if (ahead.end && src.itr)
@@ -631,6 +653,11 @@ static void _pass(void)
 	slurm_mutex_unlock(&last_lock);
 	prism_conf_get(&pass.p.conf);
 	pass.p.decayed = pass.p.last && pass.p.now > pass.p.last;
+	/* PriorityWeightTRES changed: the jobs keep the old weights before
+	 * the pass's become the shared ones (jobrec.h) */
+	if (prism_job_weights_differ(pass.p.conf.weight_tres,
+				     pass.p.conf.tres_cnt))
+		_walk_jobs(&keep_weights, NULL, &pass);
 	/*
 	 * slurmctld saves its usage every 5 minutes whatever a pass is doing:
 	 * a save made between two of this pass's slices holds its decay and

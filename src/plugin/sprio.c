@@ -13,6 +13,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 
+#include "jobrec.h"
 #include "policy.h"
 #include "sprio.h"
 
@@ -121,19 +122,20 @@ static void _row_free(void *x)
 }
 
 /* The arrays the rows share, copied from the first row's factors that
- * have any. */
-static row_tres_t *_tres_shared(rows_t *rows, const prism_factors_t *src)
+ * have any ('weights': theirs, prism_job_factors_weights()). */
+static row_tres_t *_tres_shared(rows_t *rows, const prism_factors_t *src,
+				const double *weights)
 {
 	uint32_t cnt = src->tres_cnt;
 	row_tres_t *t;
 
-	if (rows->tres || !cnt || (!src->tres_weights && !src->tres_names))
+	if (rows->tres || !cnt || (!weights && !src->tres_names))
 		return rows->tres;
 	t = xmalloc(sizeof(*t) + (sizeof(double) + sizeof(char *)) * cnt);
 	t->cnt = cnt;
-	if (src->tres_weights) {
+	if (weights) {
 		t->weights = (double *) (t + 1);
-		memcpy(t->weights, src->tres_weights, sizeof(double) * cnt);
+		memcpy(t->weights, weights, sizeof(double) * cnt);
 	}
 	if (src->tres_names) {
 		t->names = (char **) ((double *) (t + 1) + cnt);
@@ -208,14 +210,15 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 				 const slurmdb_qos_rec_t *qos_ptr, bool direct)
 {
 	const prism_factors_t *src = direct ? NULL : job_ptr->prio_factors;
+	const double *w = src ? prism_job_factors_weights(src) : NULL;
 	uint32_t cnt = src ? src->tres_cnt : 0;
-	size_t tres = (src && src->priority_tres) ? cnt : 0;
-	size_t weights = (src && src->tres_weights) ? cnt : 0;
+	/* (values without weights would have sprio -n divide by nothing) */
+	size_t tres = (src && src->priority_tres && w) ? cnt : 0;
+	size_t weights = w ? cnt : 0;
 	size_t names = (src && src->tres_names) ? cnt : 0;
-	row_tres_t *sh = src ? _tres_shared(rows, src) : NULL;
+	row_tres_t *sh = src ? _tres_shared(rows, src, w) : NULL;
 	bool sh_weights = weights && sh && sh->weights && (sh->cnt == cnt) &&
-			  !memcmp(sh->weights, src->tres_weights,
-				  sizeof(double) * cnt);
+			  !memcmp(sh->weights, w, sizeof(double) * cnt);
 	bool sh_names = names && sh && sh->names && (sh->cnt == cnt) &&
 			!memcmp(sh->names, src->tres_names,
 				sizeof(char *) * cnt);
@@ -238,6 +241,8 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 	}
 	if (src) {
 		*f = *src;
+		if (!tres)
+			f->tres_cnt = 0;
 		f->priority_tres = tres ? d : NULL;
 		f->tres_weights = sh_weights ? sh->weights :
 				  weights ? d + tres : NULL;
@@ -247,8 +252,7 @@ static prism_factors_t *_row_add(rows_t *rows, const job_record_t *job_ptr,
 			memcpy(f->priority_tres, src->priority_tres,
 			       sizeof(double) * tres);
 		if (weights)
-			memcpy(f->tres_weights, src->tres_weights,
-			       sizeof(double) * weights);
+			memcpy(f->tres_weights, w, sizeof(double) * weights);
 		if (names)
 			memcpy(f->tres_names, src->tres_names,
 			       sizeof(char *) * names);

@@ -45,12 +45,12 @@ function parse(line, F,   n, t, i, k, v, kind, start, nt, tt, j, p) {
 		k = substr(t[i], 1, p - 1); v = substr(t[i], p + 1)
 		if (kind == "assoc" && !(k in assoc_fields))
 			continue
-		if (k == "tres") {
+		if (k == "tres" || k == "tres_w") {
 			if (v == "-") continue
 			nt = split(v, tt, ",")
 			for (j = 1; j <= nt; j++) {
 				p = index(tt[j], ":")
-				F["tres:" substr(tt[j], 1, p - 1)] = substr(tt[j], p + 1)
+				F[k ":" substr(tt[j], 1, p - 1)] = substr(tt[j], p + 1)
 			}
 			continue
 		}

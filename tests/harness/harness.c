@@ -754,6 +754,8 @@ static struct {
 				 * pass's first job write lock */
 	long end_after;		/* --end-job ...+SEC: the clock moved first */
 	bool nss_count;		/* --nss-count: the lookups by id reported */
+	char *weights_tres;	/* --weights-tres STR: reconfigured to it */
+	bool sprio_mid;		/* --sprio-mid: sprio's rows in the pass */
 } opt = {
 	.pass_mode = PASS_STATE,
 	.passes = 1,
@@ -1202,6 +1204,20 @@ static void _end_job_at(bool at, const lock_level_t *lv)
 		_end_job();
 }
 
+static void _sprio_mid(void);
+static bool sprio_mid_done = false;	/* --sprio-mid: done */
+static bool reweighing = false;		/* --weights-tres: begun */
+static bool reweighted = false;		/* --weights-tres: done */
+
+static void _sprio_mid_at(const lock_level_t *lv)
+{
+	if (opt.sprio_mid &&
+	    (!opt.weights_tres ||
+	     __atomic_load_n(&reweighted, __ATOMIC_RELAXED)) &&
+	    _first_in_pass(&sprio_mid_done, lv))
+		_sprio_mid();
+}
+
 extern void lock_slurmctld(slurmctld_lock_t lock_levels)
 {
 	lock_level_t lv[CTLD_LOCK_CNT];
@@ -1268,6 +1284,7 @@ extern void unlock_slurmctld(slurmctld_lock_t lock_levels)
 	}
 	_end_job_at(opt.end_mid, lv);
 	_save_mid_at(!opt.mid_before, lv);
+	_sprio_mid_at(lv);
 }
 
 /* Declared in locks.h only without NDEBUG; provided for plugins that use
@@ -1281,6 +1298,7 @@ extern bool verify_lock(lock_datatype_t datatype, lock_level_t level)
 }
 
 static void _move_account(void);
+static void _reconfig_weights_tres(void);
 
 /* The state-file lock was released (see SLURM VERSIONS): the end of a
  * pass when a plugin thread released it. */
@@ -1388,6 +1406,14 @@ static void _state_files_unlocked(void)
 				_die("--at-pass %d: '%s' failed (status %d)",
 				     n, opt.at[i].cmd, rc);
 		}
+	}
+	/* --weights-tres: after the first pass, before the next one */
+	if (!_is_main() && opt.weights_tres &&
+	    __atomic_load_n(&passes_started, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&reweighing, true, __ATOMIC_RELAXED)) {
+		_reconfig_weights_tres();
+		/* (the reconfigure's own job lock is not the pass's) */
+		__atomic_store_n(&reweighted, true, __ATOMIC_RELAXED);
 	}
 	/* --move: after the first pass, before the next one (same thread) */
 	if (!_is_main() && opt.move_acct &&
@@ -4151,6 +4177,22 @@ static void _churn_reconfig(churn_counts_t *c)
 	c->reconfig++;
 }
 
+/*
+ * --weights-tres STR: after the first pass, before the next, in the thread
+ * that ended it, a reconfigure with PriorityWeightTRES=STR (as Slurm 22.05
+ * and 23.02 tell the plugin, with none of the controller's locks held).
+ */
+static void _reconfig_weights_tres(void)
+{
+	slurmctld_lock_t conf_write = { .conf = WRITE_LOCK };
+
+	lock_slurmctld(conf_write);
+	xfree(slurm_conf.priority_weight_tres);
+	slurm_conf.priority_weight_tres = xstrdup(opt.weights_tres);
+	unlock_slurmctld(conf_write);
+	priority_g_reconfig(true);
+}
+
 /* Is the event kind left out (--churn-skip)? */
 static bool _churn_skip(const char *kind)
 {
@@ -4633,6 +4675,22 @@ static char *_factors_line(priority_factors_object_t *obj)
 	}
 	if (!*sep)
 		xstrcat(line, "-");
+	/* the weights sprio -n divides those values by */
+	sep = "";
+	xstrcat(line, " tres_w=");
+	for (i = 0; ROW_FACTORS(obj)->priority_tres &&
+		    (i < ROW_FACTORS(obj)->tres_cnt) && (i < g_tres_count);
+	     i++) {
+		if (ROW_FACTORS(obj)->priority_tres[i] == 0.0)
+			continue;
+		xstrfmtcat(line, "%s%s:%s", sep, assoc_mgr_tres_name_array[i],
+			   ROW_FACTORS(obj)->tres_weights ?
+			   _fmt_f(ROW_FACTORS(obj)->tres_weights[i]) :
+			   "none");
+		sep = ",";
+	}
+	if (!*sep)
+		xstrcat(line, "-");
 	return line;
 }
 
@@ -4680,6 +4738,38 @@ static void _factors_row(priority_factors_object_t *obj, void *arg)
 	_add_row(arg, ROW_JOB_ID(obj), obj->partition,
 		 ROW_QOS(obj), _factors_line(obj));
 	assoc_mgr_unlock(&tres_read);
+}
+
+/* (--sprio-mid: the rows as "mid factors ...") */
+static void _factors_row_mid(priority_factors_object_t *obj, void *arg)
+{
+	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
+	char *line;
+
+	assoc_mgr_lock(&tres_read);
+	line = _factors_line(obj);
+	_add_row(arg, ROW_JOB_ID(obj), obj->partition, ROW_QOS(obj),
+		 xstrdup_printf("mid %s", line));
+	xfree(line);
+	assoc_mgr_unlock(&tres_read);
+}
+
+/*
+ * --sprio-mid: what sprio shows right after a plugin thread first lets
+ * the job write lock go in the passes (between two slices of a pass that
+ * gives it up; at the end of one that holds it throughout), printed at
+ * once, each row as "mid factors ...".
+ */
+static void _sprio_mid(void)
+{
+	list_t *factors, *rows = list_create(_free_row);
+	int nrows;
+
+	factors = _sprio_call(_factors_row_mid, rows, &nrows);
+	FREE_NULL_LIST(factors);
+	_print_rows(rows);
+	FREE_NULL_LIST(rows);
+	fflush(stdout);
 }
 
 /* What sprio shows: priority_g_get_priority_factors_list() as root. */
@@ -5119,6 +5209,13 @@ static void _usage(FILE *fp)
 "                      assocs, qos, reconfig)\n"
 "  --churn-full K      the full report after every K-th pass and the last\n"
 "                      (default 10; 0: only after the last)\n"
+"  --weights-tres STR  after the first pass, before the next (in the\n"
+"                      thread that ended it), reconfigure with\n"
+"                      PriorityWeightTRES=STR\n"
+"  --sprio-mid         right after a plugin thread first lets the job\n"
+"                      write lock go in the passes (with --weights-tres,\n"
+"                      after that reconfigure), print sprio's rows as\n"
+"                      \"mid factors ...\" lines at once\n"
 "  --nss-count         end the report with a line counting the lookups\n"
 "                      of a user's or group's name by its id (getpwuid_r,\n"
 "                      getgrgid_r): by plugin threads holding the job\n"
@@ -5191,6 +5288,8 @@ static void _parse_args(int argc, char **argv)
 		{ "churn-skip", required_argument, NULL, 'K' },
 		{ "end-job", required_argument, NULL, 'E' },
 		{ "nss-count", no_argument, NULL, 'G' },
+		{ "weights-tres", required_argument, NULL, 'F' },
+		{ "sprio-mid", no_argument, NULL, 'I' },
 		{ "nss-delay", required_argument, NULL, 'g' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -5374,6 +5473,12 @@ static void _parse_args(int argc, char **argv)
 		}
 		case 'G':
 			opt.nss_count = true;
+			break;
+		case 'F':
+			opt.weights_tres = optarg;
+			break;
+		case 'I':
+			opt.sprio_mid = true;
 			break;
 		case 'g':
 			nss_delay_usec = strtol(optarg, &end, 10);

@@ -4,6 +4,9 @@
 #  - both load and print the same kind of report (same rows, same keys);
 #  - with slurm-conf-examples/slurm.conf (Fair Tree, TRES weights) their
 #    job priorities and sprio factor rows are identical, number for number;
+#  - after a reconfigure that changes PriorityWeightTRES, sprio's rows
+#    show each job's TRES values with the weights they were computed
+#    with, and after the next pass multifactor's values and weights;
 #  - the numbers are not degenerate (priorities differ; the high partition
 #    outranks the low one for the same job; held jobs stay 0);
 #  - the report is reproducible.
@@ -66,6 +69,48 @@ if grep -q 'tres=cpu:' "$tmp/pr-tres.jobs" &&
 	ok "with tres.conf both agree on job priorities and TRES factors"
 else
 	ko "with tres.conf the plugins disagree (or no TRES factor shown)"
+fi
+
+# The TRES weights sprio divides each job's TRES values by (tres_w=):
+# Prism's job factors carry none of their own while they are the weights
+# in force (jobrec.h). PriorityWeightTRES changed by a reconfigure after
+# the first pass (--weights-tres): after the second, the rows equal
+# multifactor's (the new weights); right after that pass first lets the
+# job lock go (--sprio-mid: its first slice, before it recomputes any
+# job), every row still shows the weights its values were computed with
+# in the first pass, the old ones, as the rows of a single pass do.
+tres_w() { sed -n 's/^\(mid \)\{0,1\}factors \([0-9]*\) part=\([^ ]*\) .* tres_w=\([^ ]*\)$/\2 \3 \4/p' "$1"; }
+reweigh() { # reweigh NAME PLUGIN ARGS...
+	n=$1 p=$2
+	shift 2
+	"$H" --conf "$top_srcdir/tests/harness/tres.conf" --world "$W" \
+		--plugin "$p" --plugindir "$prism_dir:$slurm_dir" --timeout 60 \
+		--now "$now" --last-ran $((now - 600)) --digits 15 "$@" \
+		>"$tmp/$n.out" 2>"$tmp/$n.err" ||
+		{ ko "$p $* exited $?"; tail -5 "$tmp/$n.err"; }
+}
+new_w="CPU=100,Mem=1G,Node=600,billing=7"
+reweigh rw-one priority/prism
+reweigh rw-mf priority/multifactor --passes 2 --calc-period 1 --advance 300 \
+	--weights-tres "$new_w"
+reweigh rw-pr priority/prism --passes 2 --calc-period 1 --advance 300 \
+	--weights-tres "$new_w" --sprio-mid
+jobs_of "$tmp/rw-mf.out" >"$tmp/rw-mf.jobs"
+jobs_of "$tmp/rw-pr.out" >"$tmp/rw-pr.jobs"
+if grep -q 'tres_w=cpu:100,' "$tmp/rw-pr.jobs" &&
+	! grep -q 'tres_w=cpu:100,' "$tmp/rw-one.out" &&
+	diff -u "$tmp/rw-mf.jobs" "$tmp/rw-pr.jobs"; then
+	ok "PriorityWeightTRES reconfigured: after the next pass both agree on priorities, TRES values and weights"
+else
+	ko "PriorityWeightTRES reconfigured: the plugins disagree after the next pass (or the weights did not change)"
+fi
+grep '^mid factors ' "$tmp/rw-pr.out" | sed 's/^mid //' | tres_w /dev/stdin >"$tmp/rw-mid.w"
+grep '^factors ' "$tmp/rw-one.out" | tres_w /dev/stdin >"$tmp/rw-one.w"
+if [ -s "$tmp/rw-one.w" ] && grep -q ' cpu:200,' "$tmp/rw-one.w" &&
+	diff -u "$tmp/rw-one.w" "$tmp/rw-mid.w"; then
+	ok "between the reconfigure's first slice and the jobs' new values, each of $(wc -l <"$tmp/rw-mid.w") sprio rows shows the weights of its values"
+else
+	ko "between the reconfigure's first slice and the jobs' new values, sprio rows show other weights than their values'"
 fi
 
 # basic.conf: Fair Tree, usage of a running job, TRES: the whole report.
