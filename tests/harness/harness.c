@@ -183,6 +183,7 @@ typedef struct job_details job_details_t;
 #if HARNESS_2411
 /* the weighted factors of a sprio row */
 #  define ROW_FACTORS(obj)	((obj)->prio_factors)
+typedef priority_factors_t row_factors_t;
 #  define ROW_QOS(obj)		((obj)->qos)
 /* the job's priority array (NULL: none) and QOS list (NULL: one QOS) */
 #  define JOB_PRIO_ARRAY(j)	(JOB_PRIO_MULT(j) ? \
@@ -192,6 +193,7 @@ typedef struct job_details job_details_t;
 #  define JOB_REASON_STRING(r)	job_state_reason_string(r)
 #else
 #  define ROW_FACTORS(obj)	(obj)
+typedef priority_factors_object_t row_factors_t;
 #  define ROW_QOS(obj)		((char *) NULL)
 #  define JOB_PRIO_ARRAY(j)	((j)->priority_array)
 #  define JOB_QOS_LIST(j)	((list_t *) NULL)
@@ -4631,12 +4633,31 @@ static void _report_jobs(void)
 	FREE_NULL_LIST(rows);
 }
 
+/* Append 'key' and, for each TRES of a nonzero value in 'f', NAME:V with
+ * V from 'v' ("none": no array), or "-" when there is none. */
+static void _tres_field(char **line, const char *key,
+			const row_factors_t *f, const double *v)
+{
+	const char *sep = "";
+
+	xstrcat(*line, key);
+	for (uint32_t i = 0; f->priority_tres && (i < f->tres_cnt) &&
+			     (i < g_tres_count); i++) {
+		if (f->priority_tres[i] == 0.0)
+			continue;
+		xstrfmtcat(*line, "%s%s:%s", sep, assoc_mgr_tres_name_array[i],
+			   v ? _fmt_f(v[i]) : "none");
+		sep = ",";
+	}
+	if (!*sep)
+		xstrcat(*line, "-");
+}
+
 /* One sprio row as the report prints it.  Caller holds the assoc_mgr
  * TRES read lock. */
 static char *_factors_line(priority_factors_object_t *obj)
 {
-	char *line = NULL, *sep = "";
-	uint32_t i;
+	char *line = NULL;
 
 	xstrfmtcat(line, "factors %u part=%s%s user=%u", ROW_JOB_ID(obj),
 		   obj->partition ? obj->partition : "-",
@@ -4663,34 +4684,11 @@ static char *_factors_line(priority_factors_object_t *obj)
 		   (int64_t) ROW_FACTORS(obj)->priority_site -
 		   (int64_t) NICE_OFFSET,
 		   (int64_t) ROW_FACTORS(obj)->nice - (int64_t) NICE_OFFSET);
-	xstrcat(line, " tres=");
-	for (i = 0; ROW_FACTORS(obj)->priority_tres &&
-		    (i < ROW_FACTORS(obj)->tres_cnt) && (i < g_tres_count);
-	     i++) {
-		if (ROW_FACTORS(obj)->priority_tres[i] == 0.0)
-			continue;
-		xstrfmtcat(line, "%s%s:%s", sep, assoc_mgr_tres_name_array[i],
-			   _fmt_f(ROW_FACTORS(obj)->priority_tres[i]));
-		sep = ",";
-	}
-	if (!*sep)
-		xstrcat(line, "-");
-	/* the weights sprio -n divides those values by */
-	sep = "";
-	xstrcat(line, " tres_w=");
-	for (i = 0; ROW_FACTORS(obj)->priority_tres &&
-		    (i < ROW_FACTORS(obj)->tres_cnt) && (i < g_tres_count);
-	     i++) {
-		if (ROW_FACTORS(obj)->priority_tres[i] == 0.0)
-			continue;
-		xstrfmtcat(line, "%s%s:%s", sep, assoc_mgr_tres_name_array[i],
-			   ROW_FACTORS(obj)->tres_weights ?
-			   _fmt_f(ROW_FACTORS(obj)->tres_weights[i]) :
-			   "none");
-		sep = ",";
-	}
-	if (!*sep)
-		xstrcat(line, "-");
+	/* the values, then the weights sprio -n divides them by */
+	_tres_field(&line, " tres=", ROW_FACTORS(obj),
+		    ROW_FACTORS(obj)->priority_tres);
+	_tres_field(&line, " tres_w=", ROW_FACTORS(obj),
+		    ROW_FACTORS(obj)->tres_weights);
 	return line;
 }
 
@@ -4730,28 +4728,40 @@ static list_t *_sprio_call(void (*fn)(priority_factors_object_t *, void *),
 	return factors;
 }
 
+/* Where sprio's rows go, each line after 'prefix'. */
+typedef struct {
+	list_t *rows;
+	const char *prefix;
+} factors_rows_t;
+
 static void _factors_row(priority_factors_object_t *obj, void *arg)
 {
 	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
-
-	assoc_mgr_lock(&tres_read);
-	_add_row(arg, ROW_JOB_ID(obj), obj->partition,
-		 ROW_QOS(obj), _factors_line(obj));
-	assoc_mgr_unlock(&tres_read);
-}
-
-/* (--sprio-mid: the rows as "mid factors ...") */
-static void _factors_row_mid(priority_factors_object_t *obj, void *arg)
-{
-	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
+	factors_rows_t *fr = arg;
 	char *line;
 
 	assoc_mgr_lock(&tres_read);
 	line = _factors_line(obj);
-	_add_row(arg, ROW_JOB_ID(obj), obj->partition, ROW_QOS(obj),
-		 xstrdup_printf("mid %s", line));
+	_add_row(fr->rows, ROW_JOB_ID(obj), obj->partition, ROW_QOS(obj),
+		 xstrdup_printf("%s%s", fr->prefix, line));
 	xfree(line);
 	assoc_mgr_unlock(&tres_read);
+}
+
+/* What sprio shows: priority_g_get_priority_factors_list() as root, each
+ * row printed after 'prefix'. */
+static void _print_factors(const char *prefix)
+{
+	factors_rows_t fr = { .rows = list_create(_free_row),
+			      .prefix = prefix };
+	list_t *factors;
+	int nrows;
+
+	factors = _sprio_call(_factors_row, &fr, &nrows);
+	FREE_NULL_LIST(factors);
+	_print_rows(fr.rows);
+	FREE_NULL_LIST(fr.rows);
+	fflush(stdout);
 }
 
 /*
@@ -4762,26 +4772,7 @@ static void _factors_row_mid(priority_factors_object_t *obj, void *arg)
  */
 static void _sprio_mid(void)
 {
-	list_t *factors, *rows = list_create(_free_row);
-	int nrows;
-
-	factors = _sprio_call(_factors_row_mid, rows, &nrows);
-	FREE_NULL_LIST(factors);
-	_print_rows(rows);
-	FREE_NULL_LIST(rows);
-	fflush(stdout);
-}
-
-/* What sprio shows: priority_g_get_priority_factors_list() as root. */
-static void _report_factors(void)
-{
-	list_t *factors, *rows = list_create(_free_row);
-	int nrows;
-
-	factors = _sprio_call(_factors_row, rows, &nrows);
-	FREE_NULL_LIST(factors);
-	_print_rows(rows);
-	FREE_NULL_LIST(rows);
+	_print_factors("mid ");
 }
 
 static void _report(void)
@@ -4793,7 +4784,7 @@ static void _report(void)
 		_report_world();
 	_report_jobs();
 	if (opt.report == REPORT_FULL)
-		_report_factors();
+		_print_factors("");
 	if (opt.nss_count)
 		_report_nss();
 	fflush(stdout);
