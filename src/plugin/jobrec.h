@@ -68,8 +68,10 @@ static inline prism_factors_t *prism_job_reset_factors(
  * every job whose factors have none of their own keep a copy of the
  * shared ones, and makes its own weights the shared ones in the same
  * hold of the job write lock as the last of those jobs: at no moment does
- * a job's factors show weights they were not computed with. Each is
- * called under the job write lock.
+ * a job's factors show weights they were not computed with. The shared
+ * weights and the factors' own change under the job write lock (share()
+ * also at start and after the recalculation thread stopped) and are read
+ * under the job lock.
  */
 typedef struct {
 	const double *w;	/* NULL: none */

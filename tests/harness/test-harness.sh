@@ -108,9 +108,9 @@ grep '^mid factors ' "$tmp/rw-pr.out" | sed 's/^mid //' | tres_w /dev/stdin >"$t
 grep '^factors ' "$tmp/rw-one.out" | tres_w /dev/stdin >"$tmp/rw-one.w"
 if [ -s "$tmp/rw-one.w" ] && grep -q ' cpu:200,' "$tmp/rw-one.w" &&
 	diff -u "$tmp/rw-one.w" "$tmp/rw-mid.w"; then
-	ok "between the reconfigure's first slice and the jobs' new values, each of $(wc -l <"$tmp/rw-mid.w") sprio rows shows the weights of its values"
+	ok "after the first slice of the pass after the reconfigure, before the jobs' new values, each of $(wc -l <"$tmp/rw-mid.w") sprio rows shows the weights of its values"
 else
-	ko "between the reconfigure's first slice and the jobs' new values, sprio rows show other weights than their values'"
+	ko "after the first slice of the pass after the reconfigure, sprio rows show other weights than their values'"
 fi
 
 # basic.conf: Fair Tree, usage of a running job, TRES: the whole report.
