@@ -70,8 +70,12 @@ typedef struct {
  * three allocations a row (five from 23.02 on). slurmctld frees the list
  * with the destructor it was created with (this file's), a row at a time:
  * a block is freed with the last of its rows. A row points to the job's
- * and partition's strings (the caller packs the list before it lets go of
- * the job lock), and to the shared TRES names: nothing else is freed.
+ * and partition's strings, and to the shared TRES names: nothing else is
+ * freed. From 23.02 on the caller packs the list before it lets go of the
+ * job lock (PRISM_SPRIO_CALLER_LOCKS); 22.05 packs it after this file let
+ * go, and its multifactor's rows point to the partition's name as these
+ * do. So a row's numbers are copies: on 22.05 a pass may rewrite or
+ * reallocate the job's own arrays before the pack.
  */
 #define ROW_BLOCK (64 * 1024)
 
